@@ -1,0 +1,145 @@
+//! Perft speed on the positions of `specs/perft/*.perft` (embedded), each
+//! count checked against its published value.
+
+use super::{Config, Experiment, Progress, Table};
+use crate::notation::sfen::parse_position;
+use crate::rules::{perft, Rules};
+use std::time::Instant;
+
+/// The perft spec files, embedded so the experiment needs no checkout paths.
+pub const SPEC_FILES: &[(&str, &str)] = &[
+    ("startpos.perft", include_str!("../../specs/perft/startpos.perft")),
+    ("matsuri.perft", include_str!("../../specs/perft/matsuri.perft")),
+    ("max-moves.perft", include_str!("../../specs/perft/max-moves.perft")),
+    ("tricky.perft", include_str!("../../specs/perft/tricky.perft")),
+];
+
+/// One position with its known perft counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftCase {
+    /// Identifier.
+    pub id: String,
+    /// The SFEN.
+    pub sfen: String,
+    /// `(depth, nodes)` pairs.
+    pub counts: Vec<(u32, u64)>,
+    /// `# Source:` lines.
+    pub sources: Vec<String>,
+}
+
+/// An error in a `.perft` file, with its line number (1-based).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct PerftSpecError {
+    /// Line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a `.perft` file: blocks of `id <name>`, `sfen <SFEN>`, `perft <depth> <nodes>` lines; `#` comments, `# Source:` lines kept.
+///
+/// # Errors
+/// [`PerftSpecError`] naming the line.
+pub fn read_perft_specs(text: &str) -> Result<Vec<PerftCase>, PerftSpecError> {
+    let mut cases: Vec<PerftCase> = Vec::new();
+    let mut pending_sources = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let e = |m: &str| PerftSpecError { line: i + 1, message: m.to_string() };
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(src) = line.strip_prefix("# Source:") {
+            match cases.last_mut() {
+                Some(c) => c.sources.push(src.trim().to_string()),
+                None => pending_sources.push(src.trim().to_string()),
+            }
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(char::is_whitespace).ok_or_else(|| e("expected `key value`"))?;
+        let rest = rest.trim();
+        match key {
+            "id" => cases.push(PerftCase {
+                id: rest.to_string(),
+                sfen: String::new(),
+                counts: Vec::new(),
+                sources: std::mem::take(&mut pending_sources),
+            }),
+            "sfen" => cases.last_mut().ok_or_else(|| e("sfen before id"))?.sfen = rest.to_string(),
+            "perft" => {
+                let mut it = rest.split_whitespace();
+                let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| e("bad depth"))?;
+                let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| e("bad node count"))?;
+                if it.next().is_some() {
+                    return Err(e("text after node count"));
+                }
+                cases.last_mut().ok_or_else(|| e("perft before id"))?.counts.push((d, n));
+            }
+            _ => return Err(e("unknown key (expected id, sfen or perft)")),
+        }
+    }
+    if let Some(c) = cases.iter().find(|c| c.sfen.is_empty()) {
+        return Err(PerftSpecError { line: 0, message: format!("case {} has no sfen", c.id) });
+    }
+    Ok(cases)
+}
+
+/// All embedded perft cases.
+///
+/// # Panics
+/// If an embedded spec file is malformed (a test guards this).
+pub fn embedded_cases() -> Vec<PerftCase> {
+    SPEC_FILES
+        .iter()
+        .flat_map(|(name, text)| read_perft_specs(text).unwrap_or_else(|e| panic!("specs/perft/{name}: {e}")))
+        .collect()
+}
+
+fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
+    let limit: u64 = if config.full { 600_000_000 } else { 30_000_000 };
+    let cases = embedded_cases();
+    let jobs: Vec<(&PerftCase, u32, u64)> = cases
+        .iter()
+        .flat_map(|c| c.counts.iter().filter(|&&(_, n)| n <= limit).map(move |&(d, n)| (c, d, n)))
+        .collect();
+    let mut rows = Vec::new();
+    for (i, (case, depth, expected)) in jobs.iter().enumerate() {
+        progress(i as u64, jobs.len() as u64);
+        let mut pos = parse_position(&case.sfen, Rules::STANDARD).map_err(|e| format!("{}: {e}", case.id))?;
+        let t = Instant::now();
+        let nodes = perft(&mut pos, *depth);
+        let secs = t.elapsed().as_secs_f64();
+        if nodes != *expected {
+            return Err(format!("{} depth {depth}: {nodes} nodes, expected {expected}", case.id));
+        }
+        rows.push(vec![
+            case.id.clone(),
+            depth.to_string(),
+            nodes.to_string(),
+            format!("{:.3}", secs),
+            format!("{:.1}", nodes as f64 / secs.max(1e-9) / 1e6),
+            "✓".to_string(),
+        ]);
+    }
+    progress(jobs.len() as u64, jobs.len() as u64);
+    Ok(vec![Table {
+        title: "Perft speed (single thread, bulk counting at the last ply)".into(),
+        columns: ["position", "depth", "nodes", "seconds", "M nodes/s", "matches spec"].map(String::from).to_vec(),
+        rows,
+        notes: vec![
+            format!(
+                "Command: `cargo run --release -- experiments perft{}` (cases with at most {limit} nodes).",
+                if config.full { " --full" } else { "" }
+            ),
+            "Counts are checked against `specs/perft/*.perft`; a mismatch fails the experiment.".into(),
+        ],
+    }])
+}
+
+/// The registered experiment.
+pub const EXPERIMENT: Experiment =
+    Experiment { name: "perft", description: "perft nodes/s on the specs positions, counts checked", run };

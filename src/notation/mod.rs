@@ -1,0 +1,3 @@
+//! Reading and writing the shogi world's notations: SFEN and USI.
+
+pub mod sfen;

@@ -1,0 +1,14 @@
+//! Ordinary shogi: squares, pieces, packed hands, bitboards and attack
+//! tables, `Setup` → `Position`, legal move generation, hashing, perft.
+
+pub mod bitboard;
+pub mod hand;
+pub mod moves;
+pub mod position;
+pub mod types;
+
+pub use bitboard::Bitboard;
+pub use hand::Hand;
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use position::{perft, perft_divide, IllegalMove, Position, PositionError, Rules, Setup, Violation};
+pub use types::*;

@@ -1,0 +1,847 @@
+//! [`Setup`] (any arrangement) → [`Position`] (a legal shogi position), legal
+//! move generation, play/undo, check and mate, hashing.
+//!
+//! The key is the Zobrist board key plus the packed hand of the side to move
+//! (seed `001_6ac4b9bdc74d4693.txt`, shogi686): two positions with the same
+//! board and side differ in key exactly by the difference of their hands.
+
+use super::bitboard::{attacks, between, bishop_attacks, lance_attacks, line, rook_attacks, step_attacks, Bitboard};
+use super::hand::Hand;
+use super::moves::{Move, MoveList};
+use super::types::{ByColor, Color, Piece, PieceKind, Square};
+use std::fmt;
+use thiserror::Error;
+
+/// Which kings a position must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The side to move must have a king.
+    pub king_to_move_required: bool,
+    /// The side not to move must have a king.
+    pub king_not_to_move_required: bool,
+}
+
+impl Rules {
+    /// Ordinary shogi: both kings present.
+    pub const STANDARD: Rules = Rules { king_to_move_required: true, king_not_to_move_required: true };
+    /// Tsume (詰将棋): the attacker (side to move) may have no king; the defender must.
+    pub const TSUME: Rules = Rules { king_to_move_required: false, king_not_to_move_required: true };
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::STANDARD
+    }
+}
+
+/// Any arrangement of pieces; turned into a [`Position`] only by [`Position::from_setup`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The piece on each square, by [`Square::index`].
+    pub board: [Option<Piece>; 81],
+    /// Both hands.
+    pub hands: ByColor<Hand>,
+    /// The side to move.
+    pub side_to_move: Color,
+    /// The move number (手数 + 1) as in SFEN.
+    pub move_number: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup { board: [None; 81], hands: ByColor::default(), side_to_move: Color::Sente, move_number: 1 }
+    }
+}
+
+/// One rule a [`Setup`] breaks.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Violation {
+    /// 二歩: two unpromoted pawns of one color on one file.
+    #[error("二歩: two {color:?} pawns on file {file}")]
+    TwoPawns {
+        /// The color.
+        color: Color,
+        /// The file.
+        file: u8,
+    },
+    /// 行き所のない駒: a piece that could never move again.
+    #[error("行き所のない駒: {piece:?} on {square} can never move")]
+    DeadPiece {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// More pieces of a kind than the set has.
+    #[error("too many pieces: {count} of {kind:?} (at most {max})")]
+    TooManyPieces {
+        /// The unpromoted kind.
+        kind: PieceKind,
+        /// How many there are (board and hands, both colors).
+        count: u32,
+        /// How many a set has.
+        max: u32,
+    },
+    /// A color has more than one king.
+    #[error("{color:?} has {count} kings")]
+    TooManyKings {
+        /// The color.
+        color: Color,
+        /// How many.
+        count: u32,
+    },
+    /// A required king is missing.
+    #[error("{color:?} has no king")]
+    MissingKing {
+        /// The color.
+        color: Color,
+    },
+    /// The side not to move is in check (its king could be captured).
+    #[error("the side not to move ({color:?}) is in check")]
+    OpponentInCheck {
+        /// The side in check.
+        color: Color,
+    },
+    /// The side to move is checked by more than two pieces, which no legal move produces.
+    #[error("{color:?} is checked by {count} pieces")]
+    ImpossibleCheck {
+        /// The side in check.
+        color: Color,
+        /// Number of checkers.
+        count: u32,
+    },
+}
+
+/// Why a [`Setup`] is not a legal position: every violated rule.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("illegal position: {}", .violations.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct PositionError {
+    /// The violations, in board order.
+    pub violations: Vec<Violation>,
+}
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("illegal move {mv} in this position")]
+pub struct IllegalMove {
+    /// The rejected move.
+    pub mv: Move,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    board_key: u64,
+    checkers: Bitboard,
+}
+
+/// A legal shogi position. Fields are private; the only way in is [`Position::from_setup`].
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    colors: ByColor<Bitboard>,
+    kinds: [Bitboard; 14],
+    hands: ByColor<Hand>,
+    side: Color,
+    move_number: u32,
+    kings: ByColor<Option<Square>>,
+    board_key: u64,
+    checkers: Bitboard,
+    rules: Rules,
+    history: Vec<Undo>,
+}
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn build_zobrist() -> [[u64; 81]; 28] {
+    let mut t = [[0u64; 81]; 28];
+    let mut state = 0x5348_4f47_495f_4c41; // "SHOGI_LA"
+    let mut p = 0;
+    while p < 28 {
+        let mut s = 0;
+        while s < 81 {
+            let (ns, v) = splitmix64(state);
+            state = ns;
+            // Keep the low byte clear so the key's byte 0 carries only the side bit.
+            t[p][s] = v & !0xff;
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// Fixed Zobrist constants: `ZOBRIST[piece.index()][square.index()]` (SplitMix64 from a fixed seed).
+static ZOBRIST: [[u64; 81]; 28] = build_zobrist();
+
+
+impl Position {
+    /// The standard starting position (平手).
+    pub fn startpos() -> Position {
+        use PieceKind::*;
+        let mut setup = Setup::default();
+        let back = [Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance];
+        for file in 1..=9u8 {
+            let k = back[file as usize - 1];
+            setup.board[Square::new(file, 9).expect("sq").index()] = Some(Piece::new(Color::Sente, k));
+            setup.board[Square::new(file, 1).expect("sq").index()] = Some(Piece::new(Color::Gote, k));
+            setup.board[Square::new(file, 7).expect("sq").index()] = Some(Piece::new(Color::Sente, Pawn));
+            setup.board[Square::new(file, 3).expect("sq").index()] = Some(Piece::new(Color::Gote, Pawn));
+        }
+        setup.board[Square::new(2, 8).expect("sq").index()] = Some(Piece::new(Color::Sente, Rook));
+        setup.board[Square::new(8, 8).expect("sq").index()] = Some(Piece::new(Color::Sente, Bishop));
+        setup.board[Square::new(8, 2).expect("sq").index()] = Some(Piece::new(Color::Gote, Rook));
+        setup.board[Square::new(2, 2).expect("sq").index()] = Some(Piece::new(Color::Gote, Bishop));
+        Position::from_setup(setup, Rules::STANDARD).expect("the starting position is legal")
+    }
+
+    /// The only gate from data to a legal position.
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming every violated rule: 二歩, 行き所のない駒,
+    /// too many pieces or kings, a missing king (as `rules` requires), the
+    /// side not to move in check, or an impossible triple check.
+    pub fn from_setup(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            board: [None; 81],
+            colors: ByColor::default(),
+            kinds: [Bitboard::EMPTY; 14],
+            hands: setup.hands,
+            side: setup.side_to_move,
+            move_number: setup.move_number,
+            kings: ByColor::default(),
+            board_key: 0,
+            checkers: Bitboard::EMPTY,
+            rules,
+            history: Vec::new(),
+        };
+        let mut v = Vec::new();
+        let mut king_count = ByColor::<u32>::default();
+        let mut totals = [0u32; 8];
+        for sq in Square::all() {
+            if let Some(pc) = setup.board[sq.index()] {
+                pos.put(pc, sq);
+                if pc.kind == PieceKind::King {
+                    king_count[pc.color] += 1;
+                    pos.kings[pc.color] = Some(sq);
+                } else {
+                    totals[pc.kind.unpromote().index()] += 1;
+                }
+                let rr = sq.relative_rank(pc.color);
+                let dead = match pc.kind {
+                    PieceKind::Pawn | PieceKind::Lance => rr == 1,
+                    PieceKind::Knight => rr <= 2,
+                    _ => false,
+                };
+                if dead {
+                    v.push(Violation::DeadPiece { piece: pc, square: sq });
+                }
+            }
+        }
+        for c in Color::ALL {
+            for (k, n) in setup.hands[c].iter() {
+                totals[k.index()] += n as u32;
+            }
+            for file in 1..=9 {
+                let pawns = pos.pieces(c, PieceKind::Pawn) & Bitboard::file_mask(file);
+                if pawns.has_more_than_one() {
+                    v.push(Violation::TwoPawns { color: c, file });
+                }
+            }
+        }
+        for k in PieceKind::HAND {
+            let max = k.max_count() as u32;
+            if totals[k.index()] > max {
+                v.push(Violation::TooManyPieces { kind: k, count: totals[k.index()], max });
+            }
+        }
+        for c in Color::ALL {
+            let required =
+                if c == pos.side { rules.king_to_move_required } else { rules.king_not_to_move_required };
+            if king_count[c] > 1 {
+                v.push(Violation::TooManyKings { color: c, count: king_count[c] });
+            } else if king_count[c] == 0 && required {
+                v.push(Violation::MissingKing { color: c });
+            }
+        }
+        if v.iter().all(|x| !matches!(x, Violation::TooManyKings { .. })) {
+            let them = !pos.side;
+            if let Some(k) = pos.kings[them] {
+                if !pos.attackers_to(pos.side, k, pos.occupied()).is_empty() {
+                    v.push(Violation::OpponentInCheck { color: them });
+                }
+            }
+            pos.checkers = pos.compute_checkers();
+            if pos.checkers.count() > 2 {
+                v.push(Violation::ImpossibleCheck { color: pos.side, count: pos.checkers.count() });
+            }
+        }
+        if v.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError { violations: v })
+        }
+    }
+
+    /// The position as a [`Setup`] (history dropped).
+    pub fn to_setup(&self) -> Setup {
+        Setup { board: self.board, hands: self.hands, side_to_move: self.side, move_number: self.move_number }
+    }
+
+    #[inline]
+    fn put(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = Some(pc);
+        self.colors[pc.color] = self.colors[pc.color].with(sq);
+        self.kinds[pc.kind.index()] = self.kinds[pc.kind.index()].with(sq);
+        self.board_key ^= ZOBRIST[pc.index()][sq.index()];
+    }
+
+    #[inline]
+    fn take(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = None;
+        self.colors[pc.color] = self.colors[pc.color].without(sq);
+        self.kinds[pc.kind.index()] = self.kinds[pc.kind.index()].without(sq);
+        self.board_key ^= ZOBRIST[pc.index()][sq.index()];
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// The hand of `color`.
+    #[inline]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color]
+    }
+    /// The move number (starts at the SFEN's value, +1 per ply).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+    /// The rules this position was validated with.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+    /// The king square of `color`, if it has a king.
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color]
+    }
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors.sente | self.colors.gote
+    }
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.colors[color]
+    }
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.kinds[kind.index()] & self.colors[color]
+    }
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        !self.checkers.is_empty()
+    }
+    /// The Zobrist key of the board alone (pieces on squares).
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+    /// The position key: board key + packed hand of the side to move + side bit (seed `001_…`).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.board_key.wrapping_add(self.hands[self.side].raw()).wrapping_add(self.side as u64)
+    }
+    /// The key recomputed from scratch (the naive twin of the incremental key).
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut k = 0u64;
+        for sq in Square::all() {
+            if let Some(pc) = self.board[sq.index()] {
+                k ^= ZOBRIST[pc.index()][sq.index()];
+            }
+        }
+        k.wrapping_add(self.hands[self.side].raw()).wrapping_add(self.side as u64)
+    }
+    /// Number of plies played since this position was built.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+    /// The moves played since this position was built.
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// The pieces of `color` attacking `sq` with occupancy `occ`.
+    pub fn attackers_to(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let k = &self.kinds;
+        let rev = !color;
+        let golds = k[4] | k[8] | k[9] | k[10] | k[11];
+        let kingish = k[7] | k[12] | k[13];
+        let a = (step_attacks(rev, PieceKind::Pawn, sq) & k[0])
+            | (step_attacks(rev, PieceKind::Knight, sq) & k[2])
+            | (step_attacks(rev, PieceKind::Silver, sq) & k[3])
+            | (step_attacks(rev, PieceKind::Gold, sq) & golds)
+            | (step_attacks(rev, PieceKind::King, sq) & kingish)
+            | (lance_attacks(rev, sq, occ) & k[1])
+            | (bishop_attacks(sq, occ) & (k[5] | k[12]))
+            | (rook_attacks(sq, occ) & (k[6] | k[13]));
+        a & self.colors[color]
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.kings[self.side] {
+            Some(k) => self.attackers_to(!self.side, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// `color`'s pieces pinned to `color`'s king at `king` (blockers of enemy sliders).
+    pub fn pinned(&self, color: Color, king: Square) -> Bitboard {
+        self.blockers(color, king, !color, self.occupied())
+    }
+
+    /// Pieces of `of` that are the only piece between `king` and a slider of `slider_color`.
+    fn blockers(&self, of: Color, king: Square, slider_color: Color, occ: Bitboard) -> Bitboard {
+        let k = &self.kinds;
+        let snipers = ((bishop_attacks(king, Bitboard::EMPTY) & (k[5] | k[12]))
+            | (rook_attacks(king, Bitboard::EMPTY) & (k[6] | k[13]))
+            | (lance_attacks(!slider_color, king, Bitboard::EMPTY) & k[1]))
+            & self.colors[slider_color];
+        let mut out = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if b.count() == 1 {
+                out |= b & self.colors[of];
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn promotion_zone(color: Color) -> Bitboard {
+        const ZONES: [Bitboard; 2] =
+            [Bitboard::relative_ranks(Color::Sente, 1, 3), Bitboard::relative_ranks(Color::Gote, 1, 3)];
+        ZONES[color.index()]
+    }
+
+    #[inline]
+    fn push_board_moves(list: &mut MoveList, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
+        if kind.promote().is_none() {
+            for to in targets {
+                list.push(Move::Normal { from, to, promote: false });
+            }
+            return;
+        }
+        let zone = Self::promotion_zone(us);
+        let from_in_zone = zone.has(from);
+        for to in targets {
+            if from_in_zone || zone.has(to) {
+                list.push(Move::Normal { from, to, promote: true });
+                let rr = to.relative_rank(us);
+                let dead = match kind {
+                    PieceKind::Pawn | PieceKind::Lance => rr == 1,
+                    PieceKind::Knight => rr <= 2,
+                    _ => false,
+                };
+                if !dead {
+                    list.push(Move::Normal { from, to, promote: false });
+                }
+            } else {
+                list.push(Move::Normal { from, to, promote: false });
+            }
+        }
+    }
+
+    /// All legal moves (full legality: pins, evasions, 二歩, 打ち歩詰め, no dead pieces).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Appends all legal moves to `list`.
+    pub fn generate(&self, list: &mut MoveList) {
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let ours = self.colors[us];
+        let king = self.kings[us];
+        let n_checkers = self.checkers.count();
+        if let Some(k) = king {
+            // King moves.
+            let targets = step_attacks(us, PieceKind::King, k) & !ours;
+            let occ_wo = occ.without(k);
+            for to in targets {
+                if self.attackers_to(them, to, occ_wo).is_empty() {
+                    list.push(Move::Normal { from: k, to, promote: false });
+                }
+            }
+            if n_checkers >= 2 {
+                return;
+            }
+        }
+        let (targets, drop_targets) = match (king, self.checkers.first()) {
+            (Some(k), Some(c)) if n_checkers == 1 => (self.checkers | between(k, c), between(k, c)),
+            _ => (!ours, !occ),
+        };
+        let pinned = king.map_or(Bitboard::EMPTY, |k| self.pinned(us, k));
+        let movers = match king {
+            Some(k) => ours.without(k),
+            None => ours,
+        };
+        for from in movers {
+            let kind = self.board[from.index()].expect("occupied").kind;
+            let mut t = attacks(us, kind, from, occ) & targets;
+            if pinned.has(from) {
+                t &= line(king.expect("pinned implies king"), from);
+            }
+            Self::push_board_moves(list, us, kind, from, t);
+        }
+        self.generate_drops(list, drop_targets);
+    }
+
+    fn generate_drops(&self, list: &mut MoveList, targets: Bitboard) {
+        let us = self.side;
+        let hand = self.hands[us];
+        if hand.is_empty() || targets.is_empty() {
+            return;
+        }
+        let last1 = Bitboard::relative_ranks(us, 1, 1);
+        let last2 = Bitboard::relative_ranks(us, 1, 2);
+        if hand.has(PieceKind::Pawn) {
+            let mut files_ok = Bitboard::FULL;
+            for p in self.pieces(us, PieceKind::Pawn) {
+                files_ok &= !Bitboard::file_mask(p.file());
+            }
+            let their_king = self.kings[!us];
+            for to in targets & files_ok & !last1 {
+                let m = Move::Drop { kind: PieceKind::Pawn, to };
+                if let Some(tk) = their_king {
+                    if step_attacks(us, PieceKind::Pawn, to).has(tk) && self.is_pawn_drop_mate(to, tk) {
+                        continue;
+                    }
+                }
+                list.push(m);
+            }
+        }
+        for kind in [PieceKind::Lance, PieceKind::Knight, PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook]
+        {
+            if !hand.has(kind) {
+                continue;
+            }
+            let t = match kind {
+                PieceKind::Lance => targets & !last1,
+                PieceKind::Knight => targets & !last2,
+                _ => targets,
+            };
+            for to in t {
+                list.push(Move::Drop { kind, to });
+            }
+        }
+    }
+
+    /// 打ち歩詰め test: would a pawn dropped on `to`, checking the king on `tk`, mate?
+    fn is_pawn_drop_mate(&self, to: Square, tk: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied().with(to);
+        // Can a defender other than the king capture the pawn?
+        let pinned = self.blockers(them, tk, us, occ);
+        let capturers = self.attackers_to(them, to, occ).without(tk) & !pinned;
+        if !capturers.is_empty() {
+            return false;
+        }
+        // Can the king step to a square (including the pawn's) the attacker does not control?
+        // The pawn itself attacks only the king's square, so the board's attackers decide.
+        let occ_wo = occ.without(tk);
+        for esc in step_attacks(them, PieceKind::King, tk) & !self.colors[them] {
+            if self.attackers_to(us, esc, occ_wo).is_empty() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Cheap rejections first, then the generator decides.
+        match m {
+            Move::Normal { from, .. } => match self.board[from.index()] {
+                Some(pc) if pc.color == self.side => {}
+                _ => return false,
+            },
+            Move::Drop { kind, .. } => {
+                if !kind.is_hand_kind() || !self.hands[self.side].has(kind) {
+                    return false;
+                }
+            }
+        }
+        self.legal_moves().contains(&m)
+    }
+
+    /// Plays `m` if it is legal; otherwise leaves the position unchanged.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if `m` is not legal here.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMove { mv: m })
+        }
+    }
+
+    /// Plays `m` without checking legality.
+    ///
+    /// Contract: `m` must be legal here (e.g. from [`Position::legal_moves`]);
+    /// otherwise the position may become inconsistent (never memory-unsafe).
+    ///
+    /// # Panics
+    /// May panic if `m` moves from an empty square or drops a piece not in hand.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.side;
+        let mut captured = None;
+        let undo_key = self.board_key;
+        let undo_checkers = self.checkers;
+        match m {
+            Move::Normal { from, to, promote } => {
+                let pc = self.board[from.index()].expect("play_unchecked: no piece on the origin square");
+                if let Some(cap) = self.board[to.index()] {
+                    self.take(cap, to);
+                    self.hands[us] = self.hands[us].add(cap.kind.unpromote());
+                    if cap.kind == PieceKind::King {
+                        self.kings[cap.color] = None;
+                    }
+                    captured = Some(cap);
+                }
+                self.take(pc, from);
+                let kind = if promote { pc.kind.promote().unwrap_or(pc.kind) } else { pc.kind };
+                self.put(Piece::new(us, kind), to);
+                if kind == PieceKind::King {
+                    self.kings[us] = Some(to);
+                }
+            }
+            Move::Drop { kind, to } => {
+                self.hands[us] = self.hands[us].remove(kind);
+                self.put(Piece::new(us, kind), to);
+            }
+        }
+        self.history.push(Undo { mv: m, captured, board_key: undo_key, checkers: undo_checkers });
+        self.side = !us;
+        self.move_number += 1;
+        self.checkers = self.compute_checkers();
+    }
+
+    /// Takes back the last move; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let u = self.history.pop()?;
+        self.side = !self.side;
+        self.move_number -= 1;
+        let us = self.side;
+        match u.mv {
+            Move::Normal { from, to, .. } => {
+                let pc = self.board[to.index()].expect("undo: moved piece");
+                self.take(pc, to);
+                let orig = if u.mv.is_promotion() { Piece::new(us, pc.kind.unpromote()) } else { pc };
+                self.put(orig, from);
+                if orig.kind == PieceKind::King {
+                    self.kings[us] = Some(from);
+                }
+                if let Some(cap) = u.captured {
+                    self.hands[us] = self.hands[us].remove(cap.kind.unpromote());
+                    self.put(cap, to);
+                    if cap.kind == PieceKind::King {
+                        self.kings[cap.color] = Some(to);
+                    }
+                }
+            }
+            Move::Drop { kind, to } => {
+                self.take(Piece::new(us, kind), to);
+                self.hands[us] = self.hands[us].add(kind);
+            }
+        }
+        self.board_key = u.board_key;
+        self.checkers = u.checkers;
+        Some(u.mv)
+    }
+
+    /// Whether the legal move `m` gives check (directly or by discovery).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(tk) = self.kings[!us] else { return false };
+        let occ = self.occupied();
+        match m {
+            Move::Drop { kind, to } => attacks(us, kind, to, occ).has(tk),
+            Move::Normal { from, to, promote } => {
+                let pc = self.board[from.index()].expect("gives_check: no piece");
+                let kind = if promote { pc.kind.promote().unwrap_or(pc.kind) } else { pc.kind };
+                let occ2 = occ.without(from).with(to);
+                if attacks(us, kind, to, occ2).has(tk) {
+                    return true;
+                }
+                // Discovered check: `from` was the only piece between the king and one of our sliders.
+                if line(tk, from).is_empty() || line(tk, from).has(to) {
+                    return false;
+                }
+                let k = &self.kinds;
+                let ours = self.colors[us].without(from);
+                let sliders = ((bishop_attacks(tk, occ2) & (k[5] | k[12]))
+                    | (rook_attacks(tk, occ2) & (k[6] | k[13]))
+                    | (lance_attacks(!us, tk, occ2) & k[1]))
+                    & ours;
+                !sliders.is_empty()
+            }
+        }
+    }
+
+    /// Whether the side to move is checkmated (in check with no legal move).
+    pub fn is_mate(&self) -> bool {
+        self.in_check() && self.legal_moves().is_empty()
+    }
+
+    /// The naive twin of [`Position::legal_moves`]: every pseudo-move (each piece to
+    /// each square it attacks that is not its own, each drop on each empty square,
+    /// with every promotion option), filtered by playing it and testing the rules
+    /// one by one (own king attacked, dead piece, 二歩, 打ち歩詰め by full mate test).
+    pub fn legal_moves_naive(&self) -> Vec<Move> {
+        let us = self.side;
+        let occ = self.occupied();
+        let mut cands = Vec::new();
+        for from in self.colors[us] {
+            let pc = self.board[from.index()].expect("occupied");
+            for to in crate::rules::bitboard::attacks_naive(us, pc.kind, from, occ) & !self.colors[us] {
+                let may_promote = pc.kind.promote().is_some()
+                    && (from.relative_rank(us) <= 3 || to.relative_rank(us) <= 3);
+                cands.push(Move::Normal { from, to, promote: false });
+                if may_promote {
+                    cands.push(Move::Normal { from, to, promote: true });
+                }
+            }
+        }
+        for kind in PieceKind::HAND {
+            if self.hands[us].has(kind) {
+                for to in !occ {
+                    cands.push(Move::Drop { kind, to });
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for m in cands {
+            let mut p = self.clone();
+            p.play_unchecked(m);
+            // Own king attacked?
+            if let Some(k) = p.kings[us] {
+                if !p.attackers_to(!us, k, p.occupied()).is_empty() {
+                    continue;
+                }
+            }
+            // Dead piece or 二歩?
+            let to = m.to();
+            let moved = p.board[to.index()].expect("moved piece");
+            let rr = to.relative_rank(us);
+            let dead = match moved.kind {
+                PieceKind::Pawn | PieceKind::Lance => rr == 1,
+                PieceKind::Knight => rr <= 2,
+                _ => false,
+            };
+            if dead {
+                continue;
+            }
+            if let Move::Drop { kind: PieceKind::Pawn, .. } = m {
+                if p.pieces(us, PieceKind::Pawn).filter(|s| s.file() == to.file()).count() > 1 {
+                    continue;
+                }
+                if p.in_check() && p.legal_moves_naive().is_empty() {
+                    continue; // 打ち歩詰め
+                }
+            }
+            out.push(m);
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Position {{ side: {:?}, hands: {:?} / {:?}", self.side, self.hands.sente, self.hands.gote)?;
+        for rank in 1..=9 {
+            for file in (1..=9).rev() {
+                let sq = Square::new(file, rank).expect("sq");
+                match self.board[sq.index()] {
+                    Some(p) => write!(f, "{:>3}", p.sfen())?,
+                    None => write!(f, "  .")?,
+                }
+            }
+            writeln!(f)?;
+        }
+        write!(f, "}}")
+    }
+}
+
+impl PartialEq for Position {
+    /// Equal boards, hands and side to move (history and move number ignored).
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+}
+impl Eq for Position {}
+
+/// Counts the leaves of the legal move tree of `depth` plies (bulk-counted at the last ply).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut n = 0;
+    for &m in &moves {
+        pos.play_unchecked(m);
+        n += perft(pos, depth - 1);
+        pos.undo();
+    }
+    n
+}
+
+/// [`perft`] split by first move: `(move, leaves)` for each legal move.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .map(|&m| {
+            pos.play_unchecked(m);
+            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+            pos.undo();
+            (m, n)
+        })
+        .collect()
+}
