@@ -2,6 +2,7 @@
 //! JSON output. Exit codes: 0 ok, 1 no answer within limits, 2 bad input.
 
 mod experiments;
+mod moves;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -18,15 +19,24 @@ pub struct Failure {
 impl Failure {
     /// Bad input (exit 2).
     pub fn input(message: impl std::fmt::Display) -> Failure {
-        Failure { code: 2, message: message.to_string() }
+        Failure {
+            code: 2,
+            message: message.to_string(),
+        }
     }
     /// No answer within limits (exit 1).
     pub fn no_answer(message: impl std::fmt::Display) -> Failure {
-        Failure { code: 1, message: message.to_string() }
+        Failure {
+            code: 1,
+            message: message.to_string(),
+        }
     }
     /// Internal failure, e.g. a result that does not match its oracle (exit 3).
     pub fn internal(message: impl std::fmt::Display) -> Failure {
-        Failure { code: 3, message: message.to_string() }
+        Failure {
+            code: 3,
+            message: message.to_string(),
+        }
     }
 }
 
@@ -45,6 +55,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// List the legal moves of each SFEN line of a file (for differential tests).
+    Moves(moves::MovesArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -57,11 +69,15 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
+        Command::Moves(a) => moves::run(a),
     }
 }
 
 /// Reads a position argument: a SFEN, `startpos`, `sfen …` or a USI `position … moves …` line.
-pub(crate) fn read_position(text: &str, rules: crate::rules::Rules) -> Result<crate::rules::Position, Failure> {
+pub(crate) fn read_position(
+    text: &str,
+    rules: crate::rules::Rules,
+) -> Result<crate::rules::Position, Failure> {
     crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
         .map_err(|e| Failure::input(format!("bad position: {e}")))
