@@ -92,7 +92,15 @@ impl<T> IndexMut<Color> for ByColor<T> {
 /// Index = `(file − 1) · 9 + (rank − 1)`, so a file is 9 consecutive bits of a
 /// [`Bitboard`](crate::rules::Bitboard).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(std::num::NonZeroU8);
+
+/// Builds a square from an index known to be < 81 (stored as index + 1 so that `Option<Square>` is one byte).
+const fn sq(i: u8) -> Square {
+    match std::num::NonZeroU8::new(i + 1) {
+        Some(n) => Square(n),
+        None => panic!("square index overflow"),
+    }
+}
 
 impl Square {
     /// Number of squares.
@@ -102,7 +110,7 @@ impl Square {
     #[inline]
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file >= 1 && file <= 9 && rank >= 1 && rank <= 9 {
-            Some(Square((file - 1) * 9 + rank - 1))
+            Some(sq((file - 1) * 9 + rank - 1))
         } else {
             None
         }
@@ -111,7 +119,7 @@ impl Square {
     #[inline]
     pub const fn from_index(i: usize) -> Option<Square> {
         if i < 81 {
-            Some(Square(i as u8))
+            Some(sq(i as u8))
         } else {
             None
         }
@@ -123,22 +131,22 @@ impl Square {
     #[inline]
     pub const fn from_index_unchecked(i: usize) -> Square {
         debug_assert!(i < 81);
-        Square(i as u8)
+        sq(i as u8)
     }
     /// The index 0–80.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        self.0.get() as usize - 1
     }
     /// The file, 1–9.
     #[inline]
     pub const fn file(self) -> u8 {
-        self.0 / 9 + 1
+        (self.0.get() - 1) / 9 + 1
     }
     /// The rank, 1–9.
     #[inline]
     pub const fn rank(self) -> u8 {
-        self.0 % 9 + 1
+        (self.0.get() - 1) % 9 + 1
     }
     /// The rank counted from `color`'s far side: 1 is the last rank for `color`.
     #[inline]
@@ -150,17 +158,17 @@ impl Square {
     }
     /// All 81 squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..81u8).map(Square)
+        (0..81u8).map(sq)
     }
     /// The square mirrored left-right (file f → 10 − f).
     #[inline]
     pub const fn mirror(self) -> Square {
-        Square((9 - self.file()) * 9 + self.rank() - 1)
+        sq((9 - self.file()) * 9 + self.rank() - 1)
     }
     /// The square seen from the other side (180° rotation).
     #[inline]
     pub const fn flip(self) -> Square {
-        Square(80 - self.0)
+        sq(81 - self.0.get())
     }
     /// USI text, e.g. `7g`.
     pub fn usi(self) -> String {
@@ -426,7 +434,7 @@ mod tests {
 
     #[test]
     fn niches_keep_options_small() {
-        assert_eq!(std::mem::size_of::<Option<Square>>(), 2);
+        assert_eq!(std::mem::size_of::<Option<Square>>(), 1);
         assert_eq!(std::mem::size_of::<Square>(), 1);
         assert_eq!(std::mem::size_of::<Option<Piece>>(), 2);
         assert_eq!(std::mem::size_of::<Option<Color>>(), 1);
