@@ -7,7 +7,7 @@ usual way (push/pop, `len(board.legal_moves)` at the last ply = bulk counting);
 the cshogi column therefore includes Python call overhead, which is how cshogi
 is used. Node counts of both are checked to be equal.
 
-Usage: python3 paper/scripts/perft_bench.py [--bin target/release/shogi-lab] [--out paper/results/perft.md]
+Usage: python3 paper/scripts/perft_bench.py [--bin target/release/shogi-lab] [--out paper/results/perft-vs-cshogi.md]
 """
 import argparse
 import json
@@ -38,7 +38,7 @@ def cshogi_perft(board, depth):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/shogi-lab")
-    ap.add_argument("--out", default="paper/results/perft.md")
+    ap.add_argument("--out", default="paper/results/perft-vs-cshogi.md")
     a = ap.parse_args()
     rows = []
     for name, sfen, depth in CASES:
