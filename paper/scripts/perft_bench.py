@@ -16,6 +16,7 @@ import subprocess
 import time
 
 import cshogi
+from importlib.metadata import version
 
 CASES = [
     ("startpos", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 5),
@@ -61,7 +62,7 @@ def main():
         lines.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.3f} | {r[4]/1e6:.1f} | {r[5]:.3f} | {r[6]/1e6:.2f} | {r[7]:.1f}× |")
     lines += [
         "",
-        f"Command: `cargo build --release && python3 paper/scripts/perft_bench.py` (cshogi {getattr(cshogi, '__version__', '?')}, Python {platform.python_version()}, {platform.machine()}).",
+        f"Command: `cargo build --release && python3 paper/scripts/perft_bench.py` (cshogi {version('cshogi')}, Python {platform.python_version()}, {platform.machine()}).",
         "Both single-threaded with bulk counting at the last ply; cshogi is driven from Python (push/pop), so its column includes interpreter overhead.",
         "Node counts are asserted equal.",
     ]
