@@ -945,7 +945,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }
