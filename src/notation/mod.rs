@@ -1,3 +1,5 @@
-//! Reading and writing the shogi world's notations: SFEN and USI.
+//! Reading and writing the shogi world's notations: SFEN and USI, Japanese
+//! move text, KIF/KI2 and CSA records.
 
+pub mod japanese;
 pub mod sfen;
