@@ -301,8 +301,15 @@ pub fn write_setup(setup: &Setup) -> String {
 pub fn write_hands(hands: &crate::rules::ByColor<Hand>) -> String {
     let mut s = String::new();
     for c in Color::ALL {
-        for k in [PieceKind::Rook, PieceKind::Bishop, PieceKind::Gold, PieceKind::Silver, PieceKind::Knight, PieceKind::Lance, PieceKind::Pawn]
-        {
+        for k in [
+            PieceKind::Rook,
+            PieceKind::Bishop,
+            PieceKind::Gold,
+            PieceKind::Silver,
+            PieceKind::Knight,
+            PieceKind::Lance,
+            PieceKind::Pawn,
+        ] {
             let n = hands[c].count(k);
             if n > 1 {
                 s.push_str(&n.to_string());
@@ -355,7 +362,9 @@ pub fn parse_usi_move(text: &str) -> Result<UsiMove, UsiMoveError> {
     let bad = || UsiMoveError::Malformed(text.to_string());
     match b.len() {
         4 if b[1] == b'*' => {
-            let kind = PieceKind::from_letter(b[0] as char).filter(|k| k.is_hand_kind() && b[0].is_ascii_uppercase()).ok_or_else(bad)?;
+            let kind = PieceKind::from_letter(b[0] as char)
+                .filter(|k| k.is_hand_kind() && b[0].is_ascii_uppercase())
+                .ok_or_else(bad)?;
             let to = parse_square(&b[2..4]).ok_or_else(bad)?;
             Ok(UsiMove(Move::Drop { kind, to }))
         }
@@ -431,8 +440,7 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
         Some(_) => parse_sfen_fields(fs, text.len())?,
         None => return Err(err(SfenErrorKind::Empty, 0..text.len()).into()),
     };
-    let mut position =
-        Position::from_setup(setup, rules).map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
+    let mut position = Position::from_setup(setup, rules).map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
     let rest = &fs[used..];
     let mut moves = Vec::new();
     if let Some((first, span)) = rest.first() {
@@ -440,8 +448,11 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
             return Err(err(SfenErrorKind::TrailingText, span.start..text.len()).into());
         }
         for (index, (mtext, span)) in rest[1..].iter().enumerate() {
-            let m = resolve_usi_move(&position, mtext)
-                .map_err(|error| UsiPositionError::Move { index, span: span.clone(), error })?;
+            let m = resolve_usi_move(&position, mtext).map_err(|error| UsiPositionError::Move {
+                index,
+                span: span.clone(),
+                error,
+            })?;
             position.play_unchecked(m);
             moves.push(m);
         }
