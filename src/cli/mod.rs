@@ -1,6 +1,7 @@
 //! The `shogi-lab` command line: argument parsing, progress bars, text and
 //! JSON output. Exit codes: 0 ok, 1 no answer within limits, 2 bad input.
 
+mod convert;
 mod experiments;
 mod perft;
 
@@ -45,6 +46,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// Convert a game record (KIF, KI2, CSA, USI) to KIF, KI2, CSA, SFEN or USI.
+    Convert(convert::ConvertArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
+        Command::Convert(a) => convert::run(a),
     }
 }
 
