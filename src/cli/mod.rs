@@ -1,6 +1,7 @@
 //! The `shogi-lab` command line: argument parsing, progress bars, text and
 //! JSON output. Exit codes: 0 ok, 1 no answer within limits, 2 bad input.
 
+mod convert;
 mod experiments;
 mod moves;
 mod perft;
@@ -57,6 +58,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of each SFEN line of a file (for differential tests).
     Moves(moves::MovesArgs),
+    /// Convert a game record (KIF, KI2, CSA, USI) to KIF, KI2, CSA, SFEN or USI.
+    Convert(convert::ConvertArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -70,6 +73,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
         Command::Moves(a) => moves::run(a),
+        Command::Convert(a) => convert::run(a),
     }
 }
 

@@ -1,3 +1,8 @@
-//! Reading and writing the shogi world's notations: SFEN and USI.
+//! Reading and writing the shogi world's notations: SFEN and USI, Japanese
+//! move text, KIF/KI2 and CSA records.
 
+pub mod csa;
+pub mod japanese;
+pub mod kif;
+pub mod record;
 pub mod sfen;

@@ -1,0 +1,307 @@
+//! A game record independent of its file format: start position, headers,
+//! a tree of moves (main line with 変化 branches), comments, times, end word.
+//! Read and written by [`kif`](super::kif) (KIF, KI2) and [`csa`](super::csa).
+
+use super::japanese::MoveTextError;
+use crate::rules::{Move, Position, PositionError};
+use thiserror::Error;
+
+/// Time spent on a move and the running total, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct MoveTime {
+    /// Seconds spent on this move.
+    pub this: u32,
+    /// Total seconds used by this side so far, if known.
+    pub total: Option<u32>,
+}
+
+/// How a line ends (KIF end words; CSA `%` commands map onto them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndWord {
+    /// 投了 (`%TORYO`)
+    Resign,
+    /// 中断 (`%CHUDAN`)
+    Interrupt,
+    /// 千日手 (`%SENNICHITE`)
+    Repetition,
+    /// 持将棋 (`%JISHOGI`)
+    Impasse,
+    /// 詰み (`%TSUMI`)
+    Mate,
+    /// 不詰 (`%FUZUMI`)
+    NoMate,
+    /// 切れ負け (`%TIME_UP`)
+    TimeUp,
+    /// 反則勝ち (`%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION`: the previous mover lost by a foul)
+    IllegalWin,
+    /// 反則負け (`%ILLEGAL_MOVE`)
+    IllegalLoss,
+    /// 入玉勝ち (`%KACHI`)
+    EnteringKing,
+    /// 封じ手 (no CSA equivalent)
+    Sealed,
+    /// `%MATTA` (待った; CSA only)
+    Matta,
+    /// `%HIKIWAKE` (引き分け)
+    Draw,
+    /// `%MAX_MOVES` (手数制限)
+    MaxMoves,
+}
+
+impl EndWord {
+    /// All end words.
+    pub const ALL: [EndWord; 14] = [
+        EndWord::Resign,
+        EndWord::Interrupt,
+        EndWord::Repetition,
+        EndWord::Impasse,
+        EndWord::Mate,
+        EndWord::NoMate,
+        EndWord::TimeUp,
+        EndWord::IllegalWin,
+        EndWord::IllegalLoss,
+        EndWord::EnteringKing,
+        EndWord::Sealed,
+        EndWord::Matta,
+        EndWord::Draw,
+        EndWord::MaxMoves,
+    ];
+    /// The KIF word.
+    pub const fn kif(self) -> &'static str {
+        match self {
+            EndWord::Resign => "投了",
+            EndWord::Interrupt => "中断",
+            EndWord::Repetition => "千日手",
+            EndWord::Impasse => "持将棋",
+            EndWord::Mate => "詰み",
+            EndWord::NoMate => "不詰",
+            EndWord::TimeUp => "切れ負け",
+            EndWord::IllegalWin => "反則勝ち",
+            EndWord::IllegalLoss => "反則負け",
+            EndWord::EnteringKing => "入玉勝ち",
+            EndWord::Sealed => "封じ手",
+            EndWord::Matta => "待った",
+            EndWord::Draw => "引き分け",
+            EndWord::MaxMoves => "手数制限",
+        }
+    }
+    /// The word for a KIF word (also `詰` for 詰み).
+    pub fn from_kif(s: &str) -> Option<EndWord> {
+        if s == "詰" {
+            return Some(EndWord::Mate);
+        }
+        EndWord::ALL.into_iter().find(|w| w.kif() == s)
+    }
+    /// The CSA `%` command (without `%`; `ILLEGAL_ACTION` for 反則勝ち is written with the loser's sign by the caller).
+    pub const fn csa(self) -> Option<&'static str> {
+        match self {
+            EndWord::Resign => Some("TORYO"),
+            EndWord::Interrupt => Some("CHUDAN"),
+            EndWord::Repetition => Some("SENNICHITE"),
+            EndWord::Impasse => Some("JISHOGI"),
+            EndWord::Mate => Some("TSUMI"),
+            EndWord::NoMate => Some("FUZUMI"),
+            EndWord::TimeUp => Some("TIME_UP"),
+            EndWord::IllegalWin => Some("ILLEGAL_ACTION"),
+            EndWord::IllegalLoss => Some("ILLEGAL_MOVE"),
+            EndWord::EnteringKing => Some("KACHI"),
+            EndWord::Sealed => None,
+            EndWord::Matta => Some("MATTA"),
+            EndWord::Draw => Some("HIKIWAKE"),
+            EndWord::MaxMoves => Some("MAX_MOVES"),
+        }
+    }
+}
+
+/// The end of a line: the word and the time spent before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ending {
+    /// The end word.
+    pub word: EndWord,
+    /// Time, if written.
+    pub time: Option<MoveTime>,
+}
+
+/// One move of a record, with what the file says about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The move.
+    pub mv: Move,
+    /// Time, if written.
+    pub time: Option<MoveTime>,
+    /// Comment lines after the move (`*` in KIF, `'*` in CSA), without the marker.
+    pub comments: Vec<String>,
+    /// しおり (`&` in KIF), without the marker.
+    pub bookmark: Option<String>,
+    /// 変化: alternative lines that replace this move (each starts with its own first move).
+    pub variations: Vec<Line>,
+}
+
+impl RecordMove {
+    /// A bare move.
+    pub fn new(mv: Move) -> RecordMove {
+        RecordMove {
+            mv,
+            time: None,
+            comments: Vec::new(),
+            bookmark: None,
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of moves and how it ends.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Line {
+    /// The moves.
+    pub moves: Vec<RecordMove>,
+    /// The end word, if any.
+    pub end: Option<Ending>,
+}
+
+/// A game record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// Header fields (`key：value` in KIF, `$KEY:value` and `N+`/`N-` in CSA), in file order.
+    pub headers: Vec<(String, String)>,
+    /// The initial position.
+    pub start: Position,
+    /// The number of the first move (1, or the diagram's 手数 + 1).
+    pub first_move_number: u32,
+    /// Comments before the first move.
+    pub start_comments: Vec<String>,
+    /// The main line with its branches.
+    pub main: Line,
+    /// Lines outside the move list kept verbatim (`#` comments, `まで…` summaries).
+    pub trailer: Vec<String>,
+}
+
+impl Record {
+    /// A record of `moves` from `start` with no headers.
+    pub fn from_moves(start: Position, moves: &[Move]) -> Record {
+        Record {
+            headers: Vec::new(),
+            start,
+            first_move_number: 1,
+            start_comments: Vec::new(),
+            main: Line {
+                moves: moves.iter().map(|&m| RecordMove::new(m)).collect(),
+                end: None,
+            },
+            trailer: Vec::new(),
+        }
+    }
+    /// The main-line moves.
+    pub fn main_moves(&self) -> Vec<Move> {
+        self.main.moves.iter().map(|m| m.mv).collect()
+    }
+    /// The position after the first `ply` main-line moves (`None` if the line is shorter).
+    pub fn position_after(&self, ply: usize) -> Option<Position> {
+        let mut p = self.start.clone();
+        for m in self.main.moves.get(..ply)? {
+            p.play_unchecked(m.mv);
+        }
+        Some(p)
+    }
+    /// The value of the first header named `key`.
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What is wrong with a record file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RecordErrorKind {
+    /// Neither UTF-8 nor Shift_JIS.
+    #[error("the file is neither UTF-8 nor Shift_JIS")]
+    Encoding,
+    /// A line that fits nothing the format allows here.
+    #[error("unrecognised line {0:?}")]
+    UnknownLine(String),
+    /// An unknown 手合割.
+    #[error("unknown 手合割 {0:?}")]
+    UnknownHandicap(String),
+    /// A bad board-diagram line.
+    #[error("bad board diagram line {0:?}")]
+    BadBoard(String),
+    /// A bad hand (持駒) field.
+    #[error("bad hand {0:?}")]
+    BadHand(String),
+    /// The initial position is not legal.
+    #[error("the initial position is illegal: {0}")]
+    Position(PositionError),
+    /// A move number out of sequence.
+    #[error("move number {found}, expected {expected}")]
+    MoveNumber {
+        /// The number the sequence requires.
+        expected: u32,
+        /// The number written.
+        found: u32,
+    },
+    /// A move that is malformed, illegal or ambiguous.
+    #[error("move {number} {text:?}: {error}")]
+    Move {
+        /// The move number.
+        number: u32,
+        /// The move text.
+        text: String,
+        /// What is wrong.
+        error: MoveTextError,
+    },
+    /// A bad time field.
+    #[error("bad time {0:?}")]
+    BadTime(String),
+    /// A move after the line's end word.
+    #[error("move after the end of the line ({0})")]
+    MoveAfterEnd(String),
+    /// A 変化 branch that attaches to no earlier move.
+    #[error("変化：{0}手 does not branch from any line read so far")]
+    BadVariation(u32),
+    /// A CSA-specific problem.
+    #[error("{0}")]
+    Csa(String),
+}
+
+/// A record error with its 1-based line number.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {kind}")]
+pub struct RecordError {
+    /// 1-based line number (0 for whole-file errors such as encoding).
+    pub line: usize,
+    /// What is wrong.
+    pub kind: RecordErrorKind,
+}
+
+/// Decodes a record file: UTF-8 (with or without BOM), else Shift_JIS (CP932).
+///
+/// # Errors
+/// [`RecordErrorKind::Encoding`] if the bytes are neither.
+pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
+    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(s) = std::str::from_utf8(b) {
+        return Ok(s.to_string());
+    }
+    encoding_rs::SHIFT_JIS
+        .decode_without_bom_handling_and_without_replacement(b)
+        .map(|c| c.into_owned())
+        .ok_or(RecordError {
+            line: 0,
+            kind: RecordErrorKind::Encoding,
+        })
+}
+
+/// Encodes text as Shift_JIS (for `.kif`/`.ki2` files); characters Shift_JIS lacks become `?`… so
+/// this returns `None` instead when any character is unmappable.
+pub fn encode_shift_jis(text: &str) -> Option<Vec<u8>> {
+    let (bytes, _, had_errors) = encoding_rs::SHIFT_JIS.encode(text);
+    if had_errors {
+        None
+    } else {
+        Some(bytes.into_owned())
+    }
+}
