@@ -1,7 +1,9 @@
 //! The brute-force oracle: walk every assignment of kinds to the 20 pieces
 //! (piece by piece, a kind from its domain with a copy left) and count. No
 //! sharing, no pruning beyond "a copy is left", so obviously correct — and
-//! only usable on tiny cases, hence the node budget.
+//! only usable on tiny cases, hence the node budget. Pieces are visited in
+//! order of increasing domain size (any order is correct; this one finds
+//! conflicts among small domains without first enumerating the large ones).
 
 use super::{minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES};
 
@@ -20,16 +22,26 @@ pub fn count(w: &World, budget: u64) -> Option<Counts> {
     let mut left = Kind::CAPACITY;
     let mut path = [0usize; PIECES];
     let mut nodes = 0u64;
-    if walk(w, 0, &mut left, &mut path, &mut c, &mut nodes, budget) {
+    let order = visit_order(w);
+    if walk(w, &order, 0, &mut left, &mut path, &mut c, &mut nodes, budget) {
         Some(c)
     } else {
         None
     }
 }
 
+/// Pieces by increasing domain size (stable).
+fn visit_order(w: &World) -> [usize; PIECES] {
+    let mut o: [usize; PIECES] = std::array::from_fn(|i| i);
+    o.sort_by_key(|&i| w.0[i].len());
+    o
+}
+
+#[allow(clippy::too_many_arguments)]
 fn walk(
     w: &World,
-    i: usize,
+    order: &[usize; PIECES],
+    depth: usize,
     left: &mut [u8; 8],
     path: &mut [usize; PIECES],
     c: &mut Counts,
@@ -40,18 +52,19 @@ fn walk(
     if *nodes > budget {
         return false;
     }
-    if i == PIECES {
+    if depth == PIECES {
         c.total += 1;
         for (p, &k) in path.iter().enumerate() {
             c.per_kind[p][k] += 1;
         }
         return true;
     }
+    let i = order[depth];
     for k in 0..8 {
         if w.0[i].0 >> k & 1 != 0 && left[k] > 0 {
             left[k] -= 1;
             path[i] = k;
-            let ok = walk(w, i + 1, left, path, c, nodes, budget);
+            let ok = walk(w, order, depth + 1, left, path, c, nodes, budget);
             left[k] += 1;
             if !ok {
                 return false;
@@ -63,18 +76,19 @@ fn walk(
 
 /// Whether some assignment exists (stops at the first), within `budget` nodes.
 pub fn feasible(w: &World, budget: u64) -> Option<bool> {
-    fn go(w: &World, i: usize, left: &mut [u8; 8], nodes: &mut u64, budget: u64) -> Option<bool> {
+    fn go(w: &World, order: &[usize; PIECES], d: usize, left: &mut [u8; 8], nodes: &mut u64, budget: u64) -> Option<bool> {
         *nodes += 1;
         if *nodes > budget {
             return None;
         }
-        if i == PIECES {
+        if d == PIECES {
             return Some(true);
         }
+        let i = order[d];
         for k in 0..8 {
             if w.0[i].0 >> k & 1 != 0 && left[k] > 0 {
                 left[k] -= 1;
-                let r = go(w, i + 1, left, nodes, budget);
+                let r = go(w, order, d + 1, left, nodes, budget);
                 left[k] += 1;
                 if r != Some(false) {
                     return r;
@@ -83,7 +97,7 @@ pub fn feasible(w: &World, budget: u64) -> Option<bool> {
         }
         Some(false)
     }
-    go(w, 0, &mut Kind::CAPACITY.clone(), &mut 0, budget)
+    go(w, &visit_order(w), 0, &mut Kind::CAPACITY.clone(), &mut 0, budget)
 }
 
 /// Checks a conflict certificate by exhaustive search: the pieces cannot all
