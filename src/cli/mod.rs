@@ -3,6 +3,7 @@
 
 mod experiments;
 mod perft;
+mod quantum;
 
 use clap::{Parser, Subcommand};
 
@@ -45,6 +46,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// Quantum shogi (量子将棋): converge worlds, exact probabilities, observation.
+    Quantum(quantum::QuantumArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
+        Command::Quantum(a) => quantum::run(a),
     }
 }
 
