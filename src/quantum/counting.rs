@@ -24,14 +24,25 @@ fn subset_counts(w: &World) -> [u8; 256] {
     }
     for bit in 0..8 {
         let b = 1usize << bit;
-        for c in 0..256 {
-            if c & b != 0 {
-                n[c] += n[c ^ b];
+        for base in (0..256).step_by(2 * b) {
+            for c in base + b..base + 2 * b {
+                n[c] += n[c - b];
             }
         }
     }
     n
 }
+
+/// `cap(C)` for every kind set, as `u8`.
+const CAP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = KindSet(c as u8).capacity() as u8;
+        c += 1;
+    }
+    t
+};
 
 /// Pieces (as a bit mask) whose domain is inside `c`.
 fn pieces_inside(w: &World, c: KindSet) -> u32 {
@@ -41,8 +52,11 @@ fn pieces_inside(w: &World, c: KindSet) -> u32 {
 impl SubsetPass {
     /// The over-full kind set with the fewest pieces inside, if any.
     fn violation(n: &[u8; 256]) -> Option<KindSet> {
+        if (0..256).all(|c| n[c] <= CAP[c]) {
+            return None;
+        }
         (0..256usize)
-            .filter(|&c| n[c] as u32 > KindSet(c as u8).capacity())
+            .filter(|&c| n[c] > CAP[c])
             .min_by_key(|&c| (n[c], c))
             .map(|c| KindSet(c as u8))
     }
@@ -63,17 +77,37 @@ impl Convergence for SubsetPass {
             let start = pieces_inside(w, c);
             return Err(Contradiction { conflict: minimize_conflict(w, start, |x| self.feasible(x)) });
         }
-        let mut out = *w;
-        // Skip C = ALL (always tight with 20 pieces, removes nothing) and C = ∅.
+        // Tight sets, skipping C = ALL (always tight with 20 pieces, removes nothing) and C = ∅.
+        let mut tight = [0u8; 254];
+        let mut nt = 0;
         for c in 1..255usize {
-            let cs = KindSet(c as u8);
-            if n[c] as u32 == cs.capacity() {
-                for (i, d) in w.0.iter().enumerate() {
-                    if !d.is_subset(cs) {
-                        out.0[i] = out.0[i].minus(cs);
-                    }
-                }
+            if n[c] == CAP[c] {
+                tight[nt] = c as u8;
+                nt += 1;
             }
+        }
+        // Pieces with equal domains lose the same kinds: work per distinct domain.
+        let mut doms = [0u8; PIECES];
+        let mut lost = [0u8; PIECES];
+        let mut nd = 0;
+        let mut out = *w;
+        for (i, d) in w.0.iter().enumerate() {
+            let j = match doms[..nd].iter().position(|&x| x == d.0) {
+                Some(j) => j,
+                None => {
+                    doms[nd] = d.0;
+                    let mut l = 0u8;
+                    for &c in &tight[..nt] {
+                        if d.0 & !c != 0 {
+                            l |= c;
+                        }
+                    }
+                    lost[nd] = l;
+                    nd += 1;
+                    nd - 1
+                }
+            };
+            out.0[i] = KindSet(d.0 & !lost[j]);
         }
         Ok(Converged::new(w, out))
     }

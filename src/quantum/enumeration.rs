@@ -298,3 +298,147 @@ mod tests {
         assert_eq!(sorted.len(), all.len());
     }
 }
+
+/// A human-readable table of a diagram: the number of worlds and, per piece,
+/// its domain and the exact probability of each kind (`·` for zero).
+pub fn render_table(d: &Diagram) -> String {
+    use std::fmt::Write;
+    let mut s = format!("worlds: {}\n", d.total());
+    let _ = write!(s, "{:>5} {:<9}", "piece", "domain");
+    for k in Kind::ALL {
+        let _ = write!(s, " {:>12}", format!("{}{}", k.letter(), k.kanji()));
+    }
+    s.push('\n');
+    for i in 0..PIECES {
+        let _ = write!(s, "{:>5} {:<9}", i, d.world.0[i].to_string());
+        for k in Kind::ALL {
+            let cell = match d.probability(i, k) {
+                Some(r) if r != Ratio::ZERO => r.to_string(),
+                _ => "·".to_string(),
+            };
+            let _ = write!(s, " {:>12}", cell);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `n! / ∏ rem_k!` over the capacity vector `state` whose entries sum to `n`:
+/// the ways to give `n` unobserved pieces exactly the remaining copies.
+fn multinomial(state: usize, n: usize) -> u128 {
+    const FACT: [u128; 21] = {
+        let mut f = [1u128; 21];
+        let mut i = 1;
+        while i < 21 {
+            f[i] = f[i - 1] * i as u128;
+            i += 1;
+        }
+        f
+    };
+    let mut d = 1u128;
+    for k in 0..8 {
+        d *= FACT[left(state, k)];
+    }
+    FACT[n] / d
+}
+
+/// Exact world count and per-piece per-kind counts, like [`Diagram::build`]
+/// but faster: the diagram covers only the observed pieces; the `m`
+/// unobserved pieces (all 8 kinds) are closed-form — from a capacity vector
+/// `r` with `Σr = m` they can be completed in `m!/∏ r_k!` ways, and one of
+/// them is `k` in `(m−1)!/∏ (r − e_k)!` of those. Tested against the full diagram.
+pub fn marginals(w: &World) -> (u128, [[u128; 8]; PIECES]) {
+    let observed: Vec<usize> = (0..PIECES).filter(|&i| w.0[i] != KindSet::ALL).collect();
+    let m = PIECES - observed.len();
+    let mut levels: Vec<Vec<(u16, u128)>> = Vec::with_capacity(observed.len() + 1);
+    levels.push(vec![(ROOT as u16, 1)]);
+    let mut acc = vec![0u128; STATES];
+    let mut touched: Vec<u16> = Vec::new();
+    for &i in &observed {
+        let dom = w.0[i].0;
+        for &(s, up) in levels.last().map(Vec::as_slice).unwrap_or(&[]) {
+            let s = s as usize;
+            for (k, &stride) in STRIDE.iter().enumerate() {
+                if dom >> k & 1 != 0 && left(s, k) > 0 {
+                    let c = s - stride;
+                    if acc[c] == 0 {
+                        touched.push(c as u16);
+                    }
+                    acc[c] += up;
+                }
+            }
+        }
+        let next = touched.iter().map(|&c| (c, std::mem::take(&mut acc[c as usize]))).collect();
+        touched.clear();
+        levels.push(next);
+    }
+    let mut counts = [[0u128; 8]; PIECES];
+    // Boundary: the unobserved tail.
+    let mut down_next = vec![0u128; STATES];
+    let mut tail_counts = [0u128; 8];
+    for &(s, up) in levels.last().map(Vec::as_slice).unwrap_or(&[]) {
+        let s = s as usize;
+        down_next[s] = multinomial(s, m);
+        if m > 0 {
+            for (k, t) in tail_counts.iter_mut().enumerate() {
+                if left(s, k) > 0 {
+                    *t += up * multinomial(s - STRIDE[k], m - 1);
+                }
+            }
+        }
+    }
+    for i in 0..PIECES {
+        if w.0[i] == KindSet::ALL {
+            counts[i] = tail_counts;
+        }
+    }
+    for (li, &i) in observed.iter().enumerate().rev() {
+        let dom = w.0[i].0;
+        let mut downs = Vec::with_capacity(levels[li].len());
+        for &(s, up) in &levels[li] {
+            let s = s as usize;
+            let mut d = 0u128;
+            for (k, &stride) in STRIDE.iter().enumerate() {
+                if dom >> k & 1 != 0 && left(s, k) > 0 {
+                    let c = down_next[s - stride];
+                    d += c;
+                    counts[i][k] += up * c;
+                }
+            }
+            downs.push(d);
+        }
+        for &(s, _) in &levels[li + 1] {
+            down_next[s as usize] = 0;
+        }
+        for (&(s, _), d) in levels[li].iter().zip(downs) {
+            down_next[s as usize] = d;
+        }
+    }
+    (down_next[ROOT], counts)
+}
+
+/// [`marginals`] as a [`Convergence`] engine (the fast twin of [`DiagramEngine`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TailEngine;
+
+impl Convergence for TailEngine {
+    fn name(&self) -> &'static str {
+        "enumeration-tail"
+    }
+
+    fn feasible(&self, w: &World) -> bool {
+        marginals(w).0 > 0
+    }
+
+    fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
+        let (total, counts) = marginals(w);
+        if total == 0 {
+            return Err(Contradiction { conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)) });
+        }
+        let mut out = World([KindSet::EMPTY; PIECES]);
+        for (i, row) in counts.iter().enumerate() {
+            out.0[i] = KindSet((0..8).filter(|&k| row[k] > 0).fold(0, |a, k| a | 1 << k));
+        }
+        Ok(Converged::new(w, out))
+    }
+}

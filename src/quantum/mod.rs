@@ -16,7 +16,8 @@
 //! - [`counting::Peel`] — the seed's class-subset 相見合い peel;
 //! - [`sat::SatEngine`] — CNF through `varisat`, models re-checked;
 //! - [`enumeration::Diagram`] — a decision diagram over remaining-capacity
-//!   vectors with exact counts, marginals, enumeration and sampling;
+//!   vectors with exact counts, marginals, enumeration and sampling
+//!   ([`enumeration::TailEngine`]: the same with the unobserved pieces in closed form);
 //!
 //! and [`brute`], the tiny-input oracle.
 //!
@@ -401,13 +402,14 @@ pub fn minimize_conflict(w: &World, start: u32, mut feasible: impl FnMut(&World)
     (0..PIECES).filter(|&i| s >> i & 1 != 0).collect()
 }
 
-/// Every engine, boxed, in a fixed order: counting, peel, sat, enumeration.
+/// Every engine, boxed, in a fixed order: counting, peel, sat, enumeration, enumeration-tail.
 pub fn engines() -> Vec<Box<dyn Convergence + Send + Sync>> {
     vec![
         Box::new(counting::SubsetPass),
         Box::new(counting::Peel),
         Box::new(sat::SatEngine),
         Box::new(enumeration::DiagramEngine),
+        Box::new(enumeration::TailEngine),
     ]
 }
 

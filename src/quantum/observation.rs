@@ -240,3 +240,30 @@ mod tests {
         assert!("move 1".parse::<Observation>().is_err());
     }
 }
+
+/// A world reached by `steps` random observations (moves with vectors in
+/// `[-3, 3]²`, promotions, rank restrictions, captures), each converged with
+/// `engine`; impossible observations are skipped as illegal moves would be.
+/// Used by the experiments (the property tests have their own strategies).
+pub fn random_history(engine: &dyn Convergence, rng: &mut impl rand::Rng, steps: usize) -> World {
+    let mut w = World::UNOBSERVED;
+    for _ in 0..steps {
+        let piece = rng.gen_range(0..super::PIECES);
+        let obs = match rng.gen_range(0..11) {
+            0 => Observation::Promote,
+            1 => Observation::FarRank,
+            2 => Observation::SecondRank,
+            3 | 4 => Observation::Captured,
+            _ => loop {
+                let (dx, dy) = (rng.gen_range(-3i8..=3), rng.gen_range(-3i8..=3));
+                if (dx, dy) != (0, 0) {
+                    break Observation::Move { dx, dy, promoted: rng.gen_bool(0.2) };
+                }
+            },
+        };
+        if let Ok(out) = apply(engine, &w, piece, obs) {
+            w = out.converged().world;
+        }
+    }
+    w
+}

@@ -180,10 +180,16 @@ impl SatWorld<'_> {
     pub fn converge(&mut self) -> Result<World, u32> {
         let w = self.world;
         let first = self.solve(&w, &[])?;
+        // Pieces with equal domains are interchangeable (swap them in any model),
+        // so a witness for one piece counts for every piece with its domain.
         let mut seen = [KindSet::EMPTY; PIECES];
         let mark = |seen: &mut [KindSet; PIECES], m: &[Kind; PIECES]| {
             for (i, k) in m.iter().enumerate() {
-                seen[i] = seen[i].or(KindSet::single(*k));
+                for j in 0..PIECES {
+                    if w.0[j] == w.0[i] {
+                        seen[j] = seen[j].or(KindSet::single(*k));
+                    }
+                }
             }
         };
         mark(&mut seen, &first);
