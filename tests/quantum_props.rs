@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shogi_lab::quantum::brute;
 use shogi_lab::quantum::counting::SubsetPass;
-use shogi_lab::quantum::enumeration::{Diagram, DiagramEngine};
+use shogi_lab::quantum::enumeration::{marginals, Diagram, DiagramEngine};
 use shogi_lab::quantum::ratio::Ratio;
 use shogi_lab::quantum::{apply, engines, Convergence, Kind, KindSet, Observation, World, PIECES};
 
@@ -121,6 +121,7 @@ proptest! {
     fn engines_agree_on_history_worlds(w in history_world()) {
         all_engines_agree(&w)?;
         let d = Diagram::build(&w);
+        prop_assert_eq!(marginals(&w), (d.total(), *d.counts()));
         if d.total() > 0 {
             probabilities_sum_to_one(&d)?;
         }
