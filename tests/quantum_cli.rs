@@ -3,8 +3,15 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 fn world(head: &str) -> String {
@@ -24,18 +31,30 @@ fn converge_json_shape_and_engines_agree() {
     assert!(outs.iter().all(|o| o == &outs[0]));
     let mut expect = vec!["\"L\"", "\"L\"", "\"R\""];
     expect.extend(std::iter::repeat("\"KBGSNP\"").take(17));
-    assert_eq!(outs[0].trim(), format!("{{\"consistent\":true,\"world\":[{}],\"used_up\":\"RL\"}}", expect.join(",")));
+    assert_eq!(
+        outs[0].trim(),
+        format!(
+            "{{\"consistent\":true,\"world\":[{}],\"used_up\":\"RL\"}}",
+            expect.join(",")
+        )
+    );
 }
 
 #[test]
 fn converge_contradiction_and_bad_input() {
     let (code, out, _) = run(&["quantum", "converge", "--json", &world("BR BK RK BRK")]);
-    assert_eq!((code, out.trim()), (0, "{\"consistent\":false,\"conflict\":[0,1,2,3]}"));
+    assert_eq!(
+        (code, out.trim()),
+        (0, "{\"consistent\":false,\"conflict\":[0,1,2,3]}")
+    );
     let (code, out, _) = run(&["quantum", "converge", &world("R R")]);
     assert_eq!((code, out.trim()), (0, "contradiction: pieces 0:R 1:R"));
     let (code, _, err) = run(&["quantum", "converge", "RL RL R"]);
     assert_eq!(code, 2);
-    assert_eq!(err.trim(), "shogi-lab: bad world: expected exactly 20 pieces, found 3");
+    assert_eq!(
+        err.trim(),
+        "shogi-lab: bad world: expected exactly 20 pieces, found 3"
+    );
     let (code, _, err) = run(&["quantum", "converge", &world("RX")]);
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1);
@@ -43,11 +62,19 @@ fn converge_contradiction_and_bad_input() {
 
 #[test]
 fn probabilities_json_shape() {
-    let (code, out, _) = run(&["quantum", "probabilities", "--json", &world("RL RL RL K B G G S S N N P P P P P P P P P")]);
+    let (code, out, _) = run(&[
+        "quantum",
+        "probabilities",
+        "--json",
+        &world("RL RL RL K B G G S S N N P P P P P P P P P"),
+    ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["total"], "3");
-    assert_eq!(v["counts"][0], serde_json::json!(["0", "1", "0", "0", "0", "0", "2", "0"]));
+    assert_eq!(
+        v["counts"][0],
+        serde_json::json!(["0", "1", "0", "0", "0", "0", "2", "0"])
+    );
     assert_eq!(v["counts"].as_array().unwrap().len(), 20);
 }
 
@@ -66,6 +93,9 @@ fn observe_is_seeded_and_consistent() {
         _ => panic!("observed {kind}"),
     }
     assert_eq!(v["world"][1], kind);
-    assert_eq!(run(&["quantum", "observe", "--seed", "5", &world("R R"), "0"]).0, 1);
+    assert_eq!(
+        run(&["quantum", "observe", "--seed", "5", &world("R R"), "0"]).0,
+        1
+    );
     assert_eq!(run(&["quantum", "observe", "--seed", "5", &w, "20"]).0, 2);
 }

@@ -10,7 +10,11 @@ fn corpus_is_well_formed_and_nonempty() {
     let cases = corpus::cases();
     assert!(cases.len() >= 30, "only {} cases", cases.len());
     for (file, c) in &cases {
-        assert!(!c.source.trim().is_empty(), "{file}:{} has no source", c.name);
+        assert!(
+            !c.source.trim().is_empty(),
+            "{file}:{} has no source",
+            c.name
+        );
     }
     let mut names: Vec<_> = cases.iter().map(|(_, c)| c.name.clone()).collect();
     names.sort();
@@ -33,7 +37,11 @@ fn every_engine_passes_the_corpus_and_they_agree() {
         for (name, r) in &results {
             match (r, &results[0].1) {
                 (CaseResult::World { .. }, CaseResult::World { .. }) => {
-                    assert_eq!(r, &results[0].1, "{file}:{} {name} vs {}", case.name, results[0].0)
+                    assert_eq!(
+                        r, &results[0].1,
+                        "{file}:{} {name} vs {}",
+                        case.name, results[0].0
+                    )
                 }
                 (CaseResult::Contradiction(c), CaseResult::Contradiction(_)) => {
                     let w: World = case.world.parse().unwrap();
@@ -47,7 +55,10 @@ fn every_engine_passes_the_corpus_and_they_agree() {
                         );
                     }
                 }
-                _ => panic!("{file}:{} {name} and {} disagree on consistency", case.name, results[0].0),
+                _ => panic!(
+                    "{file}:{} {name} and {} disagree on consistency",
+                    case.name, results[0].0
+                ),
             }
         }
     }
@@ -67,7 +78,8 @@ fn brute_force_passes_the_small_corpus_cases() {
         if brute::count(&w, brute.budget).is_none() {
             continue;
         }
-        corpus::check(&brute, &case).unwrap_or_else(|m| panic!("{file}:{} [brute]: {m}", case.name));
+        corpus::check(&brute, &case)
+            .unwrap_or_else(|m| panic!("{file}:{} [brute]: {m}", case.name));
         ran += 1;
     }
     // Most corpus worlds have billions of assignments; the property tests cover brute force broadly.

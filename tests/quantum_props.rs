@@ -28,16 +28,21 @@ fn observation() -> impl Strategy<Value = Observation> {
 /// A world reached by a random observation history (impossible observations are
 /// rejected as illegal moves are), then one more narrowing left unconverged.
 fn history_world() -> impl Strategy<Value = World> {
-    (prop::collection::vec((0..PIECES, observation()), 0..40), 0..PIECES, observation()).prop_map(|(steps, p, last)| {
-        let mut w = World::UNOBSERVED;
-        for (i, o) in steps {
-            if let Ok(out) = apply(&SubsetPass, &w, i, o) {
-                w = out.converged().world;
+    (
+        prop::collection::vec((0..PIECES, observation()), 0..40),
+        0..PIECES,
+        observation(),
+    )
+        .prop_map(|(steps, p, last)| {
+            let mut w = World::UNOBSERVED;
+            for (i, o) in steps {
+                if let Ok(out) = apply(&SubsetPass, &w, i, o) {
+                    w = out.converged().world;
+                }
             }
-        }
-        w.0[p] = w.0[p].and(last.allowed());
-        w
-    })
+            w.0[p] = w.0[p].and(last.allowed());
+            w
+        })
 }
 
 /// Random domains: unobserved, a random set (possibly empty), or a small set.
@@ -54,16 +59,21 @@ fn random_world() -> impl Strategy<Value = World> {
 /// A small world: a random arrangement of the multiset, each piece's domain its
 /// true kind plus occasional extra kinds (consistent, few assignments).
 fn small_world() -> impl Strategy<Value = World> {
-    let multiset: Vec<Kind> = Kind::ALL.iter().flat_map(|&k| std::iter::repeat(k).take(k.capacity() as usize)).collect();
-    (Just(multiset).prop_shuffle(), prop::collection::vec(prop_oneof![6 => Just(0u8), 1 => any::<u8>()], PIECES)).prop_map(
-        |(kinds, extra)| {
+    let multiset: Vec<Kind> = Kind::ALL
+        .iter()
+        .flat_map(|&k| std::iter::repeat(k).take(k.capacity() as usize))
+        .collect();
+    (
+        Just(multiset).prop_shuffle(),
+        prop::collection::vec(prop_oneof![6 => Just(0u8), 1 => any::<u8>()], PIECES),
+    )
+        .prop_map(|(kinds, extra)| {
             let mut w = World::UNOBSERVED;
             for i in 0..PIECES {
                 w.0[i] = KindSet::single(kinds[i]).or(KindSet(extra[i] & extra[i].rotate_left(3)));
             }
             w
-        },
-    )
+        })
 }
 
 // ---- checks ----
@@ -80,16 +90,34 @@ fn all_engines_agree(w: &World) -> Result<(), TestCaseError> {
                 let ok = match brute::check_conflict(w, &c.conflict, 200_000) {
                     Some(v) => v,
                     None => {
-                        let other: &dyn Convergence = if e.name() == "enumeration" { &SubsetPass } else { &DiagramEngine };
+                        let other: &dyn Convergence = if e.name() == "enumeration" {
+                            &SubsetPass
+                        } else {
+                            &DiagramEngine
+                        };
                         let mask = c.conflict.iter().fold(0u32, |m, &i| m | 1 << i);
                         !c.conflict.is_empty()
                             && !other.feasible(&w.restrict(mask))
-                            && c.conflict.iter().all(|&i| other.feasible(&w.restrict(mask & !(1 << i))))
+                            && c.conflict
+                                .iter()
+                                .all(|&i| other.feasible(&w.restrict(mask & !(1 << i))))
                     }
                 };
-                prop_assert!(ok, "{}: conflict {:?} not minimal on {}", e.name(), c.conflict, w);
+                prop_assert!(
+                    ok,
+                    "{}: conflict {:?} not minimal on {}",
+                    e.name(),
+                    c.conflict,
+                    w
+                );
             }
-            _ => prop_assert!(false, "{} and {} disagree on consistency of {}", e.name(), es[0].name(), w),
+            _ => prop_assert!(
+                false,
+                "{} and {} disagree on consistency of {}",
+                e.name(),
+                es[0].name(),
+                w
+            ),
         }
     }
     Ok(())
@@ -161,7 +189,9 @@ proptest! {
 #[test]
 fn sampling_is_uniform_on_a_small_world() {
     // 3 pieces {R,L}, rest unobserved-free: the RL group has 3 arrangements (which one is R).
-    let w: World = "RL RL RL K B G G S S N N P P P P P P P P P".parse().unwrap();
+    let w: World = "RL RL RL K B G G S S N N P P P P P P P P P"
+        .parse()
+        .unwrap();
     let d = Diagram::build(&w);
     assert_eq!(d.total(), 3);
     let mut rng = ChaCha8Rng::seed_from_u64(7);

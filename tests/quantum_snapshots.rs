@@ -11,7 +11,11 @@ fn probability_tables() {
     settings.bind(|| {
         insta::glob!("../specs/quantum/tables", "*.world", |path| {
             let text = std::fs::read_to_string(path).unwrap();
-            assert!(text.lines().any(|l| l.starts_with("# Source:")), "{} has no source", path.display());
+            assert!(
+                text.lines().any(|l| l.starts_with("# Source:")),
+                "{} has no source",
+                path.display()
+            );
             let line = text.lines().find(|l| !l.starts_with('#')).unwrap_or("");
             let w: World = line.parse().unwrap();
             let d = Diagram::build(&w);

@@ -108,7 +108,11 @@ fn tokens(w: &World) -> Vec<String> {
 
 fn print_converged(c: &Converged, json: bool) {
     if json {
-        emit(to_json(&ConsistentOut { consistent: true, world: tokens(&c.world), used_up: c.used_up.to_string() }));
+        emit(to_json(&ConsistentOut {
+            consistent: true,
+            world: tokens(&c.world),
+            used_up: c.used_up.to_string(),
+        }));
     } else {
         emit("consistent");
         emit(format!("world:   {}", c.world));
@@ -122,7 +126,11 @@ fn print_converged(c: &Converged, json: bool) {
 /// Exit 2 for a malformed world or piece, exit 1 when observing a contradictory world.
 pub fn run(a: QuantumArgs) -> Result<(), Failure> {
     match a.command {
-        QuantumCommand::Converge { engine, json, world } => {
+        QuantumCommand::Converge {
+            engine,
+            json,
+            world,
+        } => {
             let w = read_world(&world)?;
             let name = match engine {
                 EngineName::Counting => "counting",
@@ -130,12 +138,20 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                 EngineName::Sat => "sat",
                 EngineName::Enumeration => "enumeration",
             };
-            let e = engine_by_name(name).ok_or_else(|| Failure::internal(format!("engine {name} missing")))?;
+            let e = engine_by_name(name)
+                .ok_or_else(|| Failure::internal(format!("engine {name} missing")))?;
             match e.converge(&w) {
                 Ok(c) => print_converged(&c, json),
-                Err(c) if json => emit(to_json(&ConflictOut { consistent: false, conflict: &c.conflict })),
+                Err(c) if json => emit(to_json(&ConflictOut {
+                    consistent: false,
+                    conflict: &c.conflict,
+                })),
                 Err(c) => {
-                    let doms: Vec<String> = c.conflict.iter().map(|&i| format!("{i}:{}", w.0[i])).collect();
+                    let doms: Vec<String> = c
+                        .conflict
+                        .iter()
+                        .map(|&i| format!("{i}:{}", w.0[i]))
+                        .collect();
                     emit(format!("contradiction: pieces {}", doms.join(" ")));
                 }
             }
@@ -144,26 +160,47 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
             let w = read_world(&world)?;
             let d = Diagram::build(&w);
             if json {
-                let counts: Vec<Vec<String>> =
-                    (0..PIECES).map(|i| Kind::ALL.iter().map(|&k| d.count(i, k).to_string()).collect()).collect();
-                emit(to_json(&ProbabilitiesOut { total: d.total().to_string(), counts }));
+                let counts: Vec<Vec<String>> = (0..PIECES)
+                    .map(|i| {
+                        Kind::ALL
+                            .iter()
+                            .map(|&k| d.count(i, k).to_string())
+                            .collect()
+                    })
+                    .collect();
+                emit(to_json(&ProbabilitiesOut {
+                    total: d.total().to_string(),
+                    counts,
+                }));
             } else {
                 emit(render_table(&d).trim_end());
             }
         }
-        QuantumCommand::Observe { seed, json, mut world_and_piece } => {
+        QuantumCommand::Observe {
+            seed,
+            json,
+            mut world_and_piece,
+        } => {
             let piece_text = world_and_piece.pop().unwrap_or_default();
             let w = read_world(&world_and_piece)?;
-            let piece: usize = piece_text
-                .parse()
-                .ok()
-                .filter(|&p| p < PIECES)
-                .ok_or_else(|| Failure::input(format!("bad piece {piece_text:?} (expected 0..19)")))?;
+            let piece: usize =
+                piece_text
+                    .parse()
+                    .ok()
+                    .filter(|&p| p < PIECES)
+                    .ok_or_else(|| {
+                        Failure::input(format!("bad piece {piece_text:?} (expected 0..19)"))
+                    })?;
             let d = Diagram::build(&w);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (k, after) = d.observe(piece, &mut rng).ok_or_else(|| Failure::no_answer("the world is contradictory"))?;
+            let (k, after) = d
+                .observe(piece, &mut rng)
+                .ok_or_else(|| Failure::no_answer("the world is contradictory"))?;
             let c = Converged::new(&w, after);
-            let p = d.probability(piece, k).map(|r| r.to_string()).unwrap_or_default();
+            let p = d
+                .probability(piece, k)
+                .map(|r| r.to_string())
+                .unwrap_or_default();
             if json {
                 emit(to_json(&ObserveOut {
                     piece,
@@ -173,7 +210,11 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                     used_up: c.used_up.to_string(),
                 }));
             } else {
-                emit(format!("piece {piece} is {} ({}) with probability {p}", k.letter(), k.kanji()));
+                emit(format!(
+                    "piece {piece} is {} ({}) with probability {p}",
+                    k.letter(),
+                    k.kanji()
+                ));
                 print_converged(&c, false);
             }
         }

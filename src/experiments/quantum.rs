@@ -78,32 +78,63 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     for w in &ws {
         let d = Diagram::build(w);
         if crate::quantum::enumeration::marginals(w) != (d.total(), *d.counts()) {
-            return Err(format!("closed-form tail disagrees with the full diagram on {w}"));
+            return Err(format!(
+                "closed-form tail disagrees with the full diagram on {w}"
+            ));
         }
     }
-    let max_level = ws.iter().map(|w| Diagram::build(w).level_sizes().into_iter().max().unwrap_or(0)).max().unwrap_or(0);
+    let max_level = ws
+        .iter()
+        .map(|w| {
+            Diagram::build(w)
+                .level_sizes()
+                .into_iter()
+                .max()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
     let marg = Table {
-        title: "Exact marginals (decision diagram: world count + all 160 per-piece per-kind counts)".into(),
-        columns: ["method", "worlds", "builds", "seconds", "µs per world", "largest level (nodes)"].map(String::from).to_vec(),
-        rows: vec![vec![
-            "full diagram (`Diagram::build`)".into(),
-            ws.len().to_string(),
-            calls.to_string(),
-            format!("{secs:.3}"),
-            format!("{:.2}", secs / calls as f64 * 1e6),
-            max_level.to_string(),
-        ], vec![
-            "observed pieces + closed-form tail (`marginals`)".into(),
-            ws.len().to_string(),
-            tcalls.to_string(),
-            format!("{tsecs:.3}"),
-            format!("{:.2}", tsecs / tcalls as f64 * 1e6),
-            "–".into(),
-        ]],
-        notes: vec!["Both methods give identical counts on every world (checked before timing).".into()],
+        title:
+            "Exact marginals (decision diagram: world count + all 160 per-piece per-kind counts)"
+                .into(),
+        columns: [
+            "method",
+            "worlds",
+            "builds",
+            "seconds",
+            "µs per world",
+            "largest level (nodes)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![
+            vec![
+                "full diagram (`Diagram::build`)".into(),
+                ws.len().to_string(),
+                calls.to_string(),
+                format!("{secs:.3}"),
+                format!("{:.2}", secs / calls as f64 * 1e6),
+                max_level.to_string(),
+            ],
+            vec![
+                "observed pieces + closed-form tail (`marginals`)".into(),
+                ws.len().to_string(),
+                tcalls.to_string(),
+                format!("{tsecs:.3}"),
+                format!("{:.2}", tsecs / tcalls as f64 * 1e6),
+                "–".into(),
+            ],
+        ],
+        notes: vec![
+            "Both methods give identical counts on every world (checked before timing).".into(),
+        ],
     };
     progress(es.len() as u64 + 1, es.len() as u64 + 1);
-    let cmd = format!("`cargo run --release -- experiments quantum{}`", if config.full { " --full" } else { "" });
+    let cmd = format!(
+        "`cargo run --release -- experiments quantum{}`",
+        if config.full { " --full" } else { "" }
+    );
     Ok(vec![
         Table {
             title: "Converge calls per second (single thread)".into(),

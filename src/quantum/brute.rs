@@ -5,7 +5,9 @@
 //! order of increasing domain size (any order is correct; this one finds
 //! conflicts among small domains without first enumerating the large ones).
 
-use super::{minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES};
+use super::{
+    minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES,
+};
 
 /// Exact counts by exhaustive search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,12 +20,17 @@ pub struct Counts {
 
 /// Walks all assignments, visiting at most `budget` search nodes; `None` if exceeded.
 pub fn count(w: &World, budget: u64) -> Option<Counts> {
-    let mut c = Counts { total: 0, per_kind: [[0; 8]; PIECES] };
+    let mut c = Counts {
+        total: 0,
+        per_kind: [[0; 8]; PIECES],
+    };
     let mut left = Kind::CAPACITY;
     let mut path = [0usize; PIECES];
     let mut nodes = 0u64;
     let order = visit_order(w);
-    if walk(w, &order, 0, &mut left, &mut path, &mut c, &mut nodes, budget) {
+    if walk(
+        w, &order, 0, &mut left, &mut path, &mut c, &mut nodes, budget,
+    ) {
         Some(c)
     } else {
         None
@@ -76,7 +83,14 @@ fn walk(
 
 /// Whether some assignment exists (stops at the first), within `budget` nodes.
 pub fn feasible(w: &World, budget: u64) -> Option<bool> {
-    fn go(w: &World, order: &[usize; PIECES], d: usize, left: &mut [u8; 8], nodes: &mut u64, budget: u64) -> Option<bool> {
+    fn go(
+        w: &World,
+        order: &[usize; PIECES],
+        d: usize,
+        left: &mut [u8; 8],
+        nodes: &mut u64,
+        budget: u64,
+    ) -> Option<bool> {
         *nodes += 1;
         if *nodes > budget {
             return None;
@@ -97,7 +111,14 @@ pub fn feasible(w: &World, budget: u64) -> Option<bool> {
         }
         Some(false)
     }
-    go(w, &visit_order(w), 0, &mut Kind::CAPACITY.clone(), &mut 0, budget)
+    go(
+        w,
+        &visit_order(w),
+        0,
+        &mut Kind::CAPACITY.clone(),
+        &mut 0,
+        budget,
+    )
 }
 
 /// Checks a conflict certificate by exhaustive search: the pieces cannot all
@@ -144,7 +165,9 @@ impl Convergence for Brute {
     fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
         let c = count(w, self.budget).expect("brute-force budget exceeded");
         if c.total == 0 {
-            return Err(Contradiction { conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)) });
+            return Err(Contradiction {
+                conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)),
+            });
         }
         let mut out = World([KindSet::EMPTY; PIECES]);
         for i in 0..PIECES {

@@ -1,14 +1,23 @@
 //! The engine-independent corpus `specs/quantum/*.toml` (format in
 //! `specs/quantum/README.md`) and its runner, used by every engine.
 
-use super::{apply, parse_kind_set, Contradiction, Convergence, Observation, Outcome, ParseError, World, PIECES};
+use super::{
+    apply, parse_kind_set, Contradiction, Convergence, Observation, Outcome, ParseError, World,
+    PIECES,
+};
 use serde::Deserialize;
 
 /// The corpus files, embedded.
 pub const FILES: &[(&str, &str)] = &[
     ("seed.toml", include_str!("../../specs/quantum/seed.toml")),
-    ("structure.toml", include_str!("../../specs/quantum/structure.toml")),
-    ("observations.toml", include_str!("../../specs/quantum/observations.toml")),
+    (
+        "structure.toml",
+        include_str!("../../specs/quantum/structure.toml"),
+    ),
+    (
+        "observations.toml",
+        include_str!("../../specs/quantum/observations.toml"),
+    ),
 ];
 
 /// One file.
@@ -55,7 +64,9 @@ pub struct Case {
 /// # Errors
 /// The TOML error text.
 pub fn read(text: &str) -> Result<Vec<Case>, String> {
-    toml::from_str::<File>(text).map(|f| f.case).map_err(|e| e.to_string())
+    toml::from_str::<File>(text)
+        .map(|f| f.case)
+        .map_err(|e| e.to_string())
 }
 
 /// All embedded cases with their file names.
@@ -65,7 +76,12 @@ pub fn read(text: &str) -> Result<Vec<Case>, String> {
 pub fn cases() -> Vec<(&'static str, Case)> {
     FILES
         .iter()
-        .flat_map(|(n, t)| read(t).unwrap_or_else(|e| panic!("specs/quantum/{n}: {e}")).into_iter().map(move |c| (*n, c)))
+        .flat_map(|(n, t)| {
+            read(t)
+                .unwrap_or_else(|e| panic!("specs/quantum/{n}: {e}"))
+                .into_iter()
+                .map(move |c| (*n, c))
+        })
         .collect()
 }
 
@@ -106,14 +122,25 @@ pub fn run(engine: &dyn Convergence, case: &Case) -> Result<CaseResult, String> 
     let mut w: World = case.world.parse().map_err(|e: ParseError| e.to_string())?;
     if case.steps.is_empty() {
         return Ok(match engine.converge(&w) {
-            Ok(c) => CaseResult::World { outcome: "consistent", world: c.world, used_up: c.used_up.to_string() },
+            Ok(c) => CaseResult::World {
+                outcome: "consistent",
+                world: c.world,
+                used_up: c.used_up.to_string(),
+            },
             Err(e) => CaseResult::Contradiction(e),
         });
     }
     let mut last = None;
     for (n, s) in case.steps.iter().enumerate() {
-        let (p, o) = s.trim().split_once(' ').ok_or(format!("step {n}: expected `PIECE OBSERVATION`"))?;
-        let p: usize = p.parse().ok().filter(|&p| p < PIECES).ok_or(format!("step {n}: bad piece {p:?}"))?;
+        let (p, o) = s
+            .trim()
+            .split_once(' ')
+            .ok_or(format!("step {n}: expected `PIECE OBSERVATION`"))?;
+        let p: usize = p
+            .parse()
+            .ok()
+            .filter(|&p| p < PIECES)
+            .ok_or(format!("step {n}: bad piece {p:?}"))?;
         let o: Observation = o.parse().map_err(|e| format!("step {n}: {e}"))?;
         match apply(engine, &w, p, o) {
             Err(e) if n + 1 == case.steps.len() => return Ok(CaseResult::Contradiction(e)),
@@ -127,7 +154,11 @@ pub fn run(engine: &dyn Convergence, case: &Case) -> Result<CaseResult, String> 
     let out = last.ok_or("no steps")?;
     let c = *out.converged();
     Ok(CaseResult::World {
-        outcome: if matches!(out, Outcome::KingCaptured(_)) { "king-captured" } else { "consistent" },
+        outcome: if matches!(out, Outcome::KingCaptured(_)) {
+            "king-captured"
+        } else {
+            "consistent"
+        },
         world: c.world,
         used_up: c.used_up.to_string(),
     })
@@ -151,9 +182,15 @@ pub fn check(engine: &dyn Convergence, case: &Case) -> Result<CaseResult, String
                 }
             }
         }
-        CaseResult::World { outcome, world, used_up } => {
+        CaseResult::World {
+            outcome,
+            world,
+            used_up,
+        } => {
             if *outcome != want_outcome {
-                return Err(format!("expected {want_outcome}, got {outcome} with {world}"));
+                return Err(format!(
+                    "expected {want_outcome}, got {outcome} with {world}"
+                ));
             }
             if let Some(conv) = &case.converged {
                 let want = expected_world(conv, case.rest.as_deref())?;

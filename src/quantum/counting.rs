@@ -46,7 +46,9 @@ const CAP: [u8; 256] = {
 
 /// Pieces (as a bit mask) whose domain is inside `c`.
 fn pieces_inside(w: &World, c: KindSet) -> u32 {
-    (0..PIECES).filter(|&i| w.0[i].is_subset(c)).fold(0, |m, i| m | 1 << i)
+    (0..PIECES)
+        .filter(|&i| w.0[i].is_subset(c))
+        .fold(0, |m, i| m | 1 << i)
 }
 
 impl SubsetPass {
@@ -75,7 +77,9 @@ impl Convergence for SubsetPass {
         let n = subset_counts(w);
         if let Some(c) = Self::violation(&n) {
             let start = pieces_inside(w, c);
-            return Err(Contradiction { conflict: minimize_conflict(w, start, |x| self.feasible(x)) });
+            return Err(Contradiction {
+                conflict: minimize_conflict(w, start, |x| self.feasible(x)),
+            });
         }
         // Tight sets, skipping C = ALL (always tight with 20 pieces, removes nothing) and C = ∅.
         let mut tight = [0u8; 254];
@@ -168,7 +172,10 @@ impl Peel {
         let mut worst: Option<Group> = None;
         for u in unions {
             let kinds = KindSet(u);
-            let pieces = classes.iter().filter(|(c, _)| c.is_subset(kinds)).fold(0, |m, (_, p)| m | p);
+            let pieces = classes
+                .iter()
+                .filter(|(c, _)| c.is_subset(kinds))
+                .fold(0, |m, (_, p)| m | p);
             let count = pieces.count_ones();
             if count > kinds.capacity() {
                 if worst.map_or(true, |g| count < g.pieces.count_ones()) {
@@ -198,7 +205,9 @@ impl Convergence for Peel {
         let mut groups = match Self::groups(w) {
             Ok(g) => g,
             Err(g) => {
-                return Err(Contradiction { conflict: minimize_conflict(w, g.pieces, |x| self.feasible(x)) })
+                return Err(Contradiction {
+                    conflict: minimize_conflict(w, g.pieces, |x| self.feasible(x)),
+                })
             }
         };
         let full = groups.iter().fold(KindSet::EMPTY, |a, g| a.or(g.kinds));
@@ -208,7 +217,11 @@ impl Convergence for Peel {
             // An inclusion-minimal group: no other group's kinds are a proper subset of it.
             let at = groups
                 .iter()
-                .position(|g| groups.iter().all(|h| h.kinds == g.kinds || !h.kinds.is_subset(g.kinds)))
+                .position(|g| {
+                    groups
+                        .iter()
+                        .all(|h| h.kinds == g.kinds || !h.kinds.is_subset(g.kinds))
+                })
                 .unwrap_or(0);
             let found = groups.swap_remove(at);
             for (i, f) in fixed.iter_mut().enumerate() {
@@ -242,7 +255,11 @@ mod tests {
         let w: World = "RL RL R S SB SB GS GS P - KP".parse().unwrap();
         let n = subset_counts(&w);
         for c in 0..256usize {
-            assert_eq!(n[c] as u32, pieces_inside(&w, KindSet(c as u8)).count_ones(), "set {c}");
+            assert_eq!(
+                n[c] as u32,
+                pieces_inside(&w, KindSet(c as u8)).count_ones(),
+                "set {c}"
+            );
         }
     }
 
@@ -251,7 +268,12 @@ mod tests {
         let w: World = "R BR RK".parse().unwrap();
         for e in [&SubsetPass as &dyn Convergence, &Peel] {
             let c = e.converge(&w).unwrap();
-            assert_eq!(c.world.0[..3], [KindSet(2), KindSet(4), KindSet(1)], "{}", e.name());
+            assert_eq!(
+                c.world.0[..3],
+                [KindSet(2), KindSet(4), KindSet(1)],
+                "{}",
+                e.name()
+            );
         }
     }
 }

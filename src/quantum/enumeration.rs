@@ -9,7 +9,9 @@
 //! capacity-vector diagram instead of a permutation diagram.
 
 use super::ratio::Ratio;
-use super::{minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES};
+use super::{
+    minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES,
+};
 use rand::Rng;
 
 const RADIX: [usize; 8] = [2, 2, 2, 3, 3, 3, 3, 10];
@@ -63,7 +65,11 @@ impl Diagram {
     /// Builds the diagram of `w`.
     pub fn build(w: &World) -> Diagram {
         let mut levels: Vec<Vec<Node>> = Vec::with_capacity(PIECES + 1);
-        levels.push(vec![Node { state: ROOT as u16, up: 1, down: 0 }]);
+        levels.push(vec![Node {
+            state: ROOT as u16,
+            up: 1,
+            down: 0,
+        }]);
         let mut acc = vec![0u128; STATES];
         let mut touched: Vec<u16> = Vec::new();
         for i in 0..PIECES {
@@ -81,7 +87,14 @@ impl Diagram {
                 }
             }
             touched.sort_unstable();
-            let next = touched.iter().map(|&c| Node { state: c, up: std::mem::take(&mut acc[c as usize]), down: 0 }).collect();
+            let next = touched
+                .iter()
+                .map(|&c| Node {
+                    state: c,
+                    up: std::mem::take(&mut acc[c as usize]),
+                    down: 0,
+                })
+                .collect();
             touched.clear();
             levels.push(next);
         }
@@ -118,7 +131,12 @@ impl Diagram {
         for l in &mut levels {
             l.retain(|n| n.down > 0 && n.up > 0);
         }
-        Diagram { world: *w, levels, counts, total }
+        Diagram {
+            world: *w,
+            levels,
+            counts,
+            total,
+        }
     }
 
     /// Number of worlds (assignments of kinds to the 20 pieces using each kind exactly its capacity).
@@ -155,12 +173,22 @@ impl Diagram {
     }
 
     fn down_of(&self, level: usize, state: usize) -> u128 {
-        self.levels[level].binary_search_by_key(&(state as u16), |n| n.state).map_or(0, |j| self.levels[level][j].down)
+        self.levels[level]
+            .binary_search_by_key(&(state as u16), |n| n.state)
+            .map_or(0, |j| self.levels[level][j].down)
     }
 
     /// Every world, in lexicographic order of kinds (canonical `KRBGSNLP`).
     pub fn iter(&self) -> WorldIter<'_> {
-        WorldIter { d: self, stack: if self.total > 0 { vec![(ROOT, 0)] } else { Vec::new() }, path: [Kind::King; PIECES] }
+        WorldIter {
+            d: self,
+            stack: if self.total > 0 {
+                vec![(ROOT, 0)]
+            } else {
+                Vec::new()
+            },
+            path: [Kind::King; PIECES],
+        }
     }
 
     /// One world drawn uniformly at random; `None` if there is none.
@@ -238,7 +266,10 @@ impl Iterator for WorldIter<'_> {
                 continue;
             }
             self.stack[i].1 = k + 1;
-            if self.d.world.0[i].0 >> k & 1 != 0 && left(s, k) > 0 && self.d.down_of(i + 1, s - STRIDE[k]) > 0 {
+            if self.d.world.0[i].0 >> k & 1 != 0
+                && left(s, k) > 0
+                && self.d.down_of(i + 1, s - STRIDE[k]) > 0
+            {
                 self.path[i] = Kind::ALL[k];
                 self.stack.push((s - STRIDE[k], 0));
             }
@@ -262,7 +293,9 @@ impl Convergence for DiagramEngine {
     fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
         let d = Diagram::build(w);
         if d.total() == 0 {
-            return Err(Contradiction { conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)) });
+            return Err(Contradiction {
+                conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)),
+            });
         }
         Ok(Converged::new(w, d.domains()))
     }
@@ -285,7 +318,9 @@ mod tests {
 
     #[test]
     fn iterator_and_counts_agree_with_brute_force() {
-        let w: World = "KR KR BG GS GS SN NL NL LP P P P P P P P P P P *".parse().unwrap();
+        let w: World = "KR KR BG GS GS SN NL NL LP P P P P P P P P P P *"
+            .parse()
+            .unwrap();
         let d = Diagram::build(&w);
         let b = super::super::brute::count(&w, 1_000_000).unwrap();
         assert_eq!(d.total(), b.total);
@@ -368,7 +403,10 @@ pub fn marginals(w: &World) -> (u128, [[u128; 8]; PIECES]) {
                 }
             }
         }
-        let next = touched.iter().map(|&c| (c, std::mem::take(&mut acc[c as usize]))).collect();
+        let next = touched
+            .iter()
+            .map(|&c| (c, std::mem::take(&mut acc[c as usize])))
+            .collect();
         touched.clear();
         levels.push(next);
     }
@@ -433,7 +471,9 @@ impl Convergence for TailEngine {
     fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
         let (total, counts) = marginals(w);
         if total == 0 {
-            return Err(Contradiction { conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)) });
+            return Err(Contradiction {
+                conflict: minimize_conflict(w, (1 << PIECES) - 1, |x| self.feasible(x)),
+            });
         }
         let mut out = World([KindSet::EMPTY; PIECES]);
         for (i, row) in counts.iter().enumerate() {

@@ -31,6 +31,9 @@
 //! assert_eq!(c.used_up().to_string(), "RL");
 //! ```
 
+// Loops over the 20 pieces index several parallel arrays; ranges read more plainly.
+#![allow(clippy::needless_range_loop)]
+
 pub mod brute;
 pub mod corpus;
 pub mod counting;
@@ -70,8 +73,16 @@ pub enum Kind {
 
 impl Kind {
     /// All kinds in canonical order.
-    pub const ALL: [Kind; 8] =
-        [Kind::King, Kind::Rook, Kind::Bishop, Kind::Gold, Kind::Silver, Kind::Knight, Kind::Lance, Kind::Pawn];
+    pub const ALL: [Kind; 8] = [
+        Kind::King,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Gold,
+        Kind::Silver,
+        Kind::Knight,
+        Kind::Lance,
+        Kind::Pawn,
+    ];
     /// Number of kinds.
     pub const NUM: usize = 8;
     /// Copies of each kind per side, indexed by [`Kind::index`].
@@ -95,7 +106,9 @@ impl Kind {
     }
     /// From a USI letter (upper case) or a kanji.
     pub fn from_char(c: char) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.letter() == c || k.kanji() == c)
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.letter() == c || k.kanji() == c)
     }
 }
 
@@ -196,7 +209,9 @@ impl fmt::Display for KindSet {
 #[non_exhaustive]
 pub enum ParseError {
     /// A character that is not a kind letter, `*` or `-`.
-    #[error("token {token} ({text:?}): {ch:?} is not a kind (use KRBGSNLP, 玉飛角金銀桂香歩, * or -)")]
+    #[error(
+        "token {token} ({text:?}): {ch:?} is not a kind (use KRBGSNLP, 玉飛角金銀桂香歩, * or -)"
+    )]
     BadKind {
         /// 0-based token number.
         token: usize,
@@ -246,16 +261,30 @@ pub fn parse_kind_set(text: &str, token: usize) -> Result<KindSet, ParseError> {
     let mut s = KindSet::EMPTY;
     for ch in text.chars() {
         if ch == '*' || ch == '-' {
-            return Err(ParseError::Mixed { token, text: text.into() });
+            return Err(ParseError::Mixed {
+                token,
+                text: text.into(),
+            });
         }
-        let k = Kind::from_char(ch).ok_or_else(|| ParseError::BadKind { token, text: text.into(), ch })?;
+        let k = Kind::from_char(ch).ok_or_else(|| ParseError::BadKind {
+            token,
+            text: text.into(),
+            ch,
+        })?;
         if s.contains(k) {
-            return Err(ParseError::Repeated { token, text: text.into(), ch });
+            return Err(ParseError::Repeated {
+                token,
+                text: text.into(),
+                ch,
+            });
         }
         s = s.or(KindSet::single(k));
     }
     if s.is_empty() {
-        return Err(ParseError::Count { expected: "a non-empty token", found: 0 });
+        return Err(ParseError::Count {
+            expected: "a non-empty token",
+            found: 0,
+        });
     }
     Ok(s)
 }
@@ -281,7 +310,10 @@ impl World {
     pub fn parse_exact(text: &str) -> Result<World, ParseError> {
         let n = text.split_whitespace().count();
         if n != PIECES {
-            return Err(ParseError::Count { expected: "exactly 20", found: n });
+            return Err(ParseError::Count {
+                expected: "exactly 20",
+                found: n,
+            });
         }
         text.parse()
     }
@@ -323,7 +355,10 @@ impl FromStr for World {
     fn from_str(text: &str) -> Result<World, ParseError> {
         let toks: Vec<&str> = text.split_whitespace().collect();
         if toks.len() > PIECES {
-            return Err(ParseError::Count { expected: "at most 20", found: toks.len() });
+            return Err(ParseError::Count {
+                expected: "at most 20",
+                found: toks.len(),
+            });
         }
         let mut w = World::UNOBSERVED;
         for (i, t) in toks.iter().enumerate() {
@@ -392,7 +427,11 @@ pub trait Convergence {
 /// deletion in index order, using `feasible` on [`World::restrict`]ed worlds.
 /// Feasibility is monotone (relaxing a piece never hurts), so the result is
 /// minimal: dropping any one of its pieces makes it assignable.
-pub fn minimize_conflict(w: &World, start: u32, mut feasible: impl FnMut(&World) -> bool) -> Vec<usize> {
+pub fn minimize_conflict(
+    w: &World,
+    start: u32,
+    mut feasible: impl FnMut(&World) -> bool,
+) -> Vec<usize> {
     let mut s = start;
     for i in 0..PIECES {
         if s >> i & 1 != 0 && !feasible(&w.restrict(s & !(1 << i))) {
@@ -437,11 +476,29 @@ mod tests {
     #[test]
     fn parse_and_print_round_trip() {
         let w: World = "LR 飛香 * - P".parse().unwrap();
-        assert_eq!(w.to_string().split(' ').take(6).collect::<Vec<_>>(), ["RL", "RL", "KRBGSNLP", "-", "P", "KRBGSNLP"]);
-        assert!(matches!("RR".parse::<World>(), Err(ParseError::Repeated { .. })));
-        assert!(matches!("X".parse::<World>(), Err(ParseError::BadKind { ch: 'X', .. })));
-        assert!(matches!("R*".parse::<World>(), Err(ParseError::Mixed { .. })));
-        assert!(matches!(World::parse_exact("R R"), Err(ParseError::Count { found: 2, .. })));
-        assert!(matches!(vec!["*"; 21].join(" ").parse::<World>(), Err(ParseError::Count { found: 21, .. })));
+        assert_eq!(
+            w.to_string().split(' ').take(6).collect::<Vec<_>>(),
+            ["RL", "RL", "KRBGSNLP", "-", "P", "KRBGSNLP"]
+        );
+        assert!(matches!(
+            "RR".parse::<World>(),
+            Err(ParseError::Repeated { .. })
+        ));
+        assert!(matches!(
+            "X".parse::<World>(),
+            Err(ParseError::BadKind { ch: 'X', .. })
+        ));
+        assert!(matches!(
+            "R*".parse::<World>(),
+            Err(ParseError::Mixed { .. })
+        ));
+        assert!(matches!(
+            World::parse_exact("R R"),
+            Err(ParseError::Count { found: 2, .. })
+        ));
+        assert!(matches!(
+            vec!["*"; 21].join(" ").parse::<World>(),
+            Err(ParseError::Count { found: 21, .. })
+        ));
     }
 }

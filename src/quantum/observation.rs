@@ -5,7 +5,9 @@ use super::{Contradiction, Converged, Convergence, Kind, KindSet, World};
 use std::fmt;
 use std::str::FromStr;
 
-use Kind::{Bishop as B, Gold as G, King as K, Knight as N, Lance as L, Pawn as P, Rook as R, Silver as S};
+use Kind::{
+    Bishop as B, Gold as G, King as K, Knight as N, Lance as L, Pawn as P, Rook as R, Silver as S,
+};
 
 /// What was seen of one piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,7 +37,9 @@ impl Observation {
     /// The kinds compatible with the observation.
     pub fn allowed(self) -> KindSet {
         match self {
-            Observation::Move { dx, dy, promoted } => move_kinds(dx.clamp(-2, 2), dy.clamp(-2, 2), promoted),
+            Observation::Move { dx, dy, promoted } => {
+                move_kinds(dx.clamp(-2, 2), dy.clamp(-2, 2), promoted)
+            }
             Observation::Promote => KindSet::ALL.minus(KindSet::of(&[G, K])),
             Observation::FarRank => KindSet::ALL.minus(KindSet::of(&[P, L, N])),
             Observation::SecondRank => KindSet::ALL.minus(KindSet::of(&[N])),
@@ -74,7 +78,9 @@ fn move_kinds(dx: i8, dy: i8, promoted: bool) -> KindSet {
 impl fmt::Display for Observation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Observation::Move { dx, dy, promoted } => write!(f, "move{} {dx} {dy}", if *promoted { "+" } else { "" }),
+            Observation::Move { dx, dy, promoted } => {
+                write!(f, "move{} {dx} {dy}", if *promoted { "+" } else { "" })
+            }
             Observation::Promote => f.write_str("promote"),
             Observation::FarRank => f.write_str("far-rank"),
             Observation::SecondRank => f.write_str("second-rank"),
@@ -134,7 +140,12 @@ impl Outcome {
 ///
 /// # Panics
 /// If `piece >= 20`.
-pub fn apply(engine: &dyn Convergence, world: &World, piece: usize, obs: Observation) -> Result<Outcome, Contradiction> {
+pub fn apply(
+    engine: &dyn Convergence,
+    world: &World,
+    piece: usize,
+    obs: Observation,
+) -> Result<Outcome, Contradiction> {
     let mut w = *world;
     w.0[piece] = w.0[piece].and(obs.allowed());
     match engine.converge(&w) {
@@ -142,10 +153,44 @@ pub fn apply(engine: &dyn Convergence, world: &World, piece: usize, obs: Observa
         Err(e) if obs == Observation::Captured && world.0[piece].contains(K) => {
             let mut k = *world;
             k.0[piece] = KindSet::single(K);
-            engine.converge(&k).map(Outcome::KingCaptured).map_err(|_| e)
+            engine
+                .converge(&k)
+                .map(Outcome::KingCaptured)
+                .map_err(|_| e)
         }
         Err(e) => Err(e),
     }
+}
+
+/// A world reached by `steps` random observations (moves with vectors in
+/// `[-3, 3]²`, promotions, rank restrictions, captures), each converged with
+/// `engine`; impossible observations are skipped as illegal moves would be.
+/// Used by the experiments (the property tests have their own strategies).
+pub fn random_history(engine: &dyn Convergence, rng: &mut impl rand::Rng, steps: usize) -> World {
+    let mut w = World::UNOBSERVED;
+    for _ in 0..steps {
+        let piece = rng.gen_range(0..super::PIECES);
+        let obs = match rng.gen_range(0..11) {
+            0 => Observation::Promote,
+            1 => Observation::FarRank,
+            2 => Observation::SecondRank,
+            3 | 4 => Observation::Captured,
+            _ => loop {
+                let (dx, dy) = (rng.gen_range(-3i8..=3), rng.gen_range(-3i8..=3));
+                if (dx, dy) != (0, 0) {
+                    break Observation::Move {
+                        dx,
+                        dy,
+                        promoted: rng.gen_bool(0.2),
+                    };
+                }
+            },
+        };
+        if let Ok(out) = apply(engine, &w, piece, obs) {
+            w = out.converged().world;
+        }
+    }
+    w
 }
 
 #[cfg(test)]
@@ -157,7 +202,16 @@ mod tests {
         // Naive twin: the one-step and slide directions of each piece, from the mover's side.
         let step = |k: Kind, promoted: bool| -> Vec<(i8, i8)> {
             let gold = vec![(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-            let king = vec![(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)];
+            let king = vec![
+                (0, -1),
+                (-1, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (0, 1),
+                (-1, 1),
+                (1, 1),
+            ];
             match (k, promoted) {
                 (K, false) => king,
                 (G, false) | (P | L | N | S, true) => gold,
@@ -208,9 +262,9 @@ mod tests {
                                         .filter(|&k| !(promoted && matches!(k, G | K)))
                                         .filter(|&k| {
                                             step(k, promoted).contains(&(x, y))
-                                                || slides(k, promoted)
-                                                    .iter()
-                                                    .any(|&(a, b)| (1..=8).any(|n| (a * n, b * n) == (x, y)))
+                                                || slides(k, promoted).iter().any(|&(a, b)| {
+                                                    (1..=8).any(|n| (a * n, b * n) == (x, y))
+                                                })
                                         })
                                         .collect::<Vec<_>>(),
                                 ));
@@ -228,8 +282,16 @@ mod tests {
     #[test]
     fn text_round_trip() {
         for o in [
-            Observation::Move { dx: -1, dy: 2, promoted: true },
-            Observation::Move { dx: 0, dy: -1, promoted: false },
+            Observation::Move {
+                dx: -1,
+                dy: 2,
+                promoted: true,
+            },
+            Observation::Move {
+                dx: 0,
+                dy: -1,
+                promoted: false,
+            },
             Observation::Promote,
             Observation::FarRank,
             Observation::SecondRank,
@@ -239,31 +301,4 @@ mod tests {
         }
         assert!("move 1".parse::<Observation>().is_err());
     }
-}
-
-/// A world reached by `steps` random observations (moves with vectors in
-/// `[-3, 3]²`, promotions, rank restrictions, captures), each converged with
-/// `engine`; impossible observations are skipped as illegal moves would be.
-/// Used by the experiments (the property tests have their own strategies).
-pub fn random_history(engine: &dyn Convergence, rng: &mut impl rand::Rng, steps: usize) -> World {
-    let mut w = World::UNOBSERVED;
-    for _ in 0..steps {
-        let piece = rng.gen_range(0..super::PIECES);
-        let obs = match rng.gen_range(0..11) {
-            0 => Observation::Promote,
-            1 => Observation::FarRank,
-            2 => Observation::SecondRank,
-            3 | 4 => Observation::Captured,
-            _ => loop {
-                let (dx, dy) = (rng.gen_range(-3i8..=3), rng.gen_range(-3i8..=3));
-                if (dx, dy) != (0, 0) {
-                    break Observation::Move { dx, dy, promoted: rng.gen_bool(0.2) };
-                }
-            },
-        };
-        if let Ok(out) = apply(engine, &w, piece, obs) {
-            w = out.converged().world;
-        }
-    }
-    w
 }

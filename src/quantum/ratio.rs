@@ -36,7 +36,10 @@ impl Ratio {
             return None;
         }
         let g = gcd(num, den);
-        Some(Ratio { num: num / g, den: den / g })
+        Some(Ratio {
+            num: num / g,
+            den: den / g,
+        })
     }
     /// Numerator (reduced).
     pub const fn numer(self) -> u128 {
@@ -54,7 +57,10 @@ impl Ratio {
     pub fn checked_add(self, o: Ratio) -> Result<Ratio, Overflow> {
         let g = gcd(self.den, o.den);
         let (a, b) = (self.den / g, o.den / g);
-        let num = self.num.checked_mul(b).and_then(|x| o.num.checked_mul(a).and_then(|y| x.checked_add(y)));
+        let num = self
+            .num
+            .checked_mul(b)
+            .and_then(|x| o.num.checked_mul(a).and_then(|y| x.checked_add(y)));
         let den = self.den.checked_mul(b);
         match (num, den) {
             (Some(n), Some(d)) => Ratio::new(n, d).ok_or(Overflow),
@@ -111,9 +117,15 @@ mod tests {
         assert_eq!(Ratio::new(0, 5), Some(Ratio::ZERO));
         assert_eq!(Ratio::new(1, 0), None);
         let third = Ratio::new(1, 3).unwrap();
-        assert_eq!(third.checked_add(third).unwrap().checked_add(third), Ok(Ratio::ONE));
+        assert_eq!(
+            third.checked_add(third).unwrap().checked_add(third),
+            Ok(Ratio::ONE)
+        );
         assert!(Ratio::new(1, 3).unwrap() < Ratio::new(1, 2).unwrap());
-        assert_eq!(Ratio::new(u128::MAX, 1).unwrap().checked_add(Ratio::ONE), Err(Overflow));
+        assert_eq!(
+            Ratio::new(u128::MAX, 1).unwrap().checked_add(Ratio::ONE),
+            Err(Overflow)
+        );
     }
 
     quickcheck! {

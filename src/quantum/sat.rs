@@ -13,7 +13,9 @@
 //! capacities (not the CNF) before it is believed; each model witnesses 20
 //! (piece, kind) pairs at once.
 
-use super::{minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES};
+use super::{
+    minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES,
+};
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 /// The variables of the encoding.
@@ -36,7 +38,9 @@ fn at_most<F: ExtendFormula>(f: &mut F, lits: &[Lit], m: usize) {
         return;
     }
     // s[i][j]: among lits[0..=i], at least j+1 are true (only the implication from the left).
-    let s: Vec<Vec<Lit>> = (0..n - 1).map(|_| (0..m).map(|_| f.new_lit()).collect()).collect();
+    let s: Vec<Vec<Lit>> = (0..n - 1)
+        .map(|_| (0..m).map(|_| f.new_lit()).collect())
+        .collect();
     f.add_clause(&[!lits[0], s[0][0]]);
     for &l in &s[0][1..] {
         f.add_clause(&[!l]);
@@ -112,23 +116,37 @@ pub struct BadModel(pub String);
 ///
 /// # Errors
 /// [`BadModel`] saying what is wrong.
-pub fn decode_and_check(e: &Encoding, model: &[Lit], w: &World) -> Result<[Kind; PIECES], BadModel> {
+pub fn decode_and_check(
+    e: &Encoding,
+    model: &[Lit],
+    w: &World,
+) -> Result<[Kind; PIECES], BadModel> {
     let truth = |l: Lit| model.get(l.var().index()).is_some_and(|&m| m == l);
     let mut out = [Kind::King; PIECES];
     let mut used = [0u8; 8];
     for i in 0..PIECES {
-        let kinds: Vec<Kind> = Kind::ALL.into_iter().filter(|k| truth(e.x[i][k.index()])).collect();
+        let kinds: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|k| truth(e.x[i][k.index()]))
+            .collect();
         let [k] = kinds.as_slice() else {
             return Err(BadModel(format!("piece {i} has {} kinds", kinds.len())));
         };
         if !w.0[i].contains(*k) {
-            return Err(BadModel(format!("piece {i} is {} outside its domain {}", k.letter(), w.0[i])));
+            return Err(BadModel(format!(
+                "piece {i} is {} outside its domain {}",
+                k.letter(),
+                w.0[i]
+            )));
         }
         used[k.index()] += 1;
         out[i] = *k;
     }
     if used != Kind::CAPACITY {
-        return Err(BadModel(format!("kind counts {used:?} differ from {:?}", Kind::CAPACITY)));
+        return Err(BadModel(format!(
+            "kind counts {used:?} differ from {:?}",
+            Kind::CAPACITY
+        )));
     }
     Ok(out)
 }
@@ -147,7 +165,12 @@ impl SatWorld<'_> {
     pub fn new(world: &World) -> Self {
         let mut solver = Solver::new();
         let enc = encode(&mut solver);
-        SatWorld { solver, enc, world: *world, calls: 0 }
+        SatWorld {
+            solver,
+            enc,
+            world: *world,
+            calls: 0,
+        }
     }
 
     /// Solves under the domains of `w` plus `extra`; a re-checked model or `Err(core pieces)`.
@@ -250,9 +273,15 @@ mod tests {
                     let mut s = Solver::new();
                     let lits: Vec<Lit> = (0..n).map(|_| s.new_lit()).collect();
                     at_most(&mut s, &lits, m);
-                    let a: Vec<Lit> = (0..n).map(|i| Lit::from_var(lits[i].var(), bits >> i & 1 != 0)).collect();
+                    let a: Vec<Lit> = (0..n)
+                        .map(|i| Lit::from_var(lits[i].var(), bits >> i & 1 != 0))
+                        .collect();
                     s.assume(&a);
-                    assert_eq!(s.solve().unwrap(), bits.count_ones() as usize <= m, "n={n} m={m} bits={bits:b}");
+                    assert_eq!(
+                        s.solve().unwrap(),
+                        bits.count_ones() as usize <= m,
+                        "n={n} m={m} bits={bits:b}"
+                    );
                 }
             }
         }
