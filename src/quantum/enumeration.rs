@@ -383,11 +383,27 @@ fn multinomial(state: usize, n: usize) -> u128 {
 /// `r` with `Σr = m` they can be completed in `m!/∏ r_k!` ways, and one of
 /// them is `k` in `(m−1)!/∏ (r − e_k)!` of those. Tested against the full diagram.
 pub fn marginals(w: &World) -> (u128, [[u128; 8]; PIECES]) {
+    thread_local! {
+        // Two dense per-state arrays, all zero between calls (each call clears what it set).
+        static SCRATCH: std::cell::RefCell<(Vec<u128>, Vec<u128>)> =
+            std::cell::RefCell::new((vec![0; STATES], vec![0; STATES]));
+    }
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let (acc, down_next) = &mut *guard;
+        marginals_with(w, acc, down_next)
+    })
+}
+
+fn marginals_with(
+    w: &World,
+    acc: &mut [u128],
+    down_next: &mut [u128],
+) -> (u128, [[u128; 8]; PIECES]) {
     let observed: Vec<usize> = (0..PIECES).filter(|&i| w.0[i] != KindSet::ALL).collect();
     let m = PIECES - observed.len();
     let mut levels: Vec<Vec<(u16, u128)>> = Vec::with_capacity(observed.len() + 1);
     levels.push(vec![(ROOT as u16, 1)]);
-    let mut acc = vec![0u128; STATES];
     let mut touched: Vec<u16> = Vec::new();
     for &i in &observed {
         let dom = w.0[i].0;
@@ -412,7 +428,6 @@ pub fn marginals(w: &World) -> (u128, [[u128; 8]; PIECES]) {
     }
     let mut counts = [[0u128; 8]; PIECES];
     // Boundary: the unobserved tail.
-    let mut down_next = vec![0u128; STATES];
     let mut tail_counts = [0u128; 8];
     for &(s, up) in levels.last().map(Vec::as_slice).unwrap_or(&[]) {
         let s = s as usize;
@@ -452,7 +467,8 @@ pub fn marginals(w: &World) -> (u128, [[u128; 8]; PIECES]) {
             down_next[s as usize] = d;
         }
     }
-    (down_next[ROOT], counts)
+    let total = std::mem::take(&mut down_next[ROOT]);
+    (total, counts)
 }
 
 /// [`marginals`] as a [`Convergence`] engine (the fast twin of [`DiagramEngine`]).
