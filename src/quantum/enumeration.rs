@@ -40,6 +40,23 @@ const fn left(state: usize, k: usize) -> usize {
     state / STRIDE[k] % RADIX[k]
 }
 
+/// `AVAIL[s]`: bit `k` set iff state `s` has a copy of kind `k` left.
+const AVAIL: [u8; STATES] = {
+    let mut t = [0u8; STATES];
+    let mut s = 0;
+    while s < STATES {
+        let mut k = 0;
+        while k < 8 {
+            if left(s, k) > 0 {
+                t[s] |= 1 << k;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// One node: a remaining-capacity vector at a level, with its path counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Node {
@@ -409,14 +426,15 @@ fn marginals_with(
         let dom = w.0[i].0;
         for &(s, up) in levels.last().map(Vec::as_slice).unwrap_or(&[]) {
             let s = s as usize;
-            for (k, &stride) in STRIDE.iter().enumerate() {
-                if dom >> k & 1 != 0 && left(s, k) > 0 {
-                    let c = s - stride;
-                    if acc[c] == 0 {
-                        touched.push(c as u16);
-                    }
-                    acc[c] += up;
+            let mut bits = dom & AVAIL[s];
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = s - STRIDE[k];
+                if acc[c] == 0 {
+                    touched.push(c as u16);
                 }
+                acc[c] += up;
             }
         }
         let next = touched
@@ -451,12 +469,13 @@ fn marginals_with(
         for &(s, up) in &levels[li] {
             let s = s as usize;
             let mut d = 0u128;
-            for (k, &stride) in STRIDE.iter().enumerate() {
-                if dom >> k & 1 != 0 && left(s, k) > 0 {
-                    let c = down_next[s - stride];
-                    d += c;
-                    counts[i][k] += up * c;
-                }
+            let mut bits = dom & AVAIL[s];
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = down_next[s - STRIDE[k]];
+                d += c;
+                counts[i][k] += up * c;
             }
             downs.push(d);
         }
