@@ -5,6 +5,7 @@ mod convert;
 mod experiments;
 mod moves;
 mod perft;
+mod quantum;
 
 use clap::{Parser, Subcommand};
 
@@ -60,6 +61,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Convert a game record (KIF, KI2, CSA, USI) to KIF, KI2, CSA, SFEN or USI.
     Convert(convert::ConvertArgs),
+    /// Quantum shogi (量子将棋): converge worlds, exact probabilities, observation.
+    Quantum(quantum::QuantumArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Experiments(a) => experiments::run(a),
         Command::Moves(a) => moves::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Quantum(a) => quantum::run(a),
     }
 }
 
