@@ -18,3 +18,4 @@ pub mod cli;
 pub mod experiments;
 pub mod notation;
 pub mod rules;
+pub mod tsume;

@@ -3,6 +3,7 @@
 
 mod experiments;
 mod perft;
+mod tsume;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
+    /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
+    Tsume(tsume::TsumeArgs),
+    /// Run as a USI engine answering `go mate`.
+    Usi,
 }
 
 /// Runs a parsed command line.
@@ -57,6 +62,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
+        Command::Tsume(a) => tsume::run(a),
+        Command::Usi => tsume::run_usi(),
     }
 }
 
