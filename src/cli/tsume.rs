@@ -104,6 +104,9 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 "id": p.id, "sfen": write_sfen(&pos), "result": r.outcome.as_str(), "plies": plies,
                 "usi": r.line_usi(), "nodes": r.stats.nodes, "time_ms": ms,
             });
+            if let Some(n) = r.no_mate_within {
+                o["no_mate_within"] = n.into();
+            }
             if let Some(s) = r.shortest {
                 o["shortest"] = s.into();
             }
@@ -129,6 +132,9 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             if a.alt_nodes > 0 && r.outcome == Outcome::Mate {
                 let alts: Vec<String> = r.alternatives.iter().map(|m| m.to_string()).collect();
                 lines.push(format!("  余詰  {}", if alts.is_empty() { "none found".to_string() } else { alts.join(" ") }));
+            }
+            if let Some(n) = r.no_mate_within {
+                lines.push(format!("  no mate within {n} plies"));
             }
             lines.push(format!("  nodes {}  time {:.3} s", r.stats.nodes, r.stats.time.as_secs_f64()));
             let text = lines.join("\n");

@@ -74,6 +74,7 @@ impl<M: std::fmt::Display> SolveResult<M> {
 const NO_DEP: u16 = u16::MAX;
 /// Deepest ply searched; deeper nodes are cut (a cut is never a disproof).
 pub const MAX_DEPTH: u16 = 4000;
+const WEAK: bool = false;
 const REP_TABLE_MAX: usize = 1 << 20;
 
 #[inline]
@@ -243,6 +244,7 @@ impl<P: MatePosition> Solver<P> {
             let mut second = ProofNumbers::INF;
             let mut best = None;
             let mut max_dn = 0u32;
+            let mut sum_dn = 0u32;
             let mut open = 0u32;
             let mut dis_bound = UNBOUNDED;
             let mut dep = NO_DEP;
@@ -257,6 +259,7 @@ impl<P: MatePosition> Solver<P> {
                 }
                 open += 1;
                 max_dn = max_dn.max(c.pns.dn);
+                sum_dn = sum_dn.saturating_add(c.pns.dn);
                 if c.pns.pn < min_pn {
                     second = min_pn;
                     min_pn = c.pns.pn;
@@ -268,7 +271,7 @@ impl<P: MatePosition> Solver<P> {
             if open == 0 {
                 return (ProofNumbers::DISPROVEN, None, 0, bound_plus(dis_bound), dep, 0);
             }
-            let dn = max_dn.saturating_add(open - 1).min(CAP);
+            let dn = if WEAK { max_dn.saturating_add(open - 1) } else { sum_dn }.min(CAP);
             (ProofNumbers { pn: min_pn, dn }, best, second, 0, NO_DEP, open)
         } else {
             blocked.clear();
@@ -276,6 +279,7 @@ impl<P: MatePosition> Solver<P> {
             let mut second = ProofNumbers::INF;
             let mut best = None;
             let mut max_pn = 0u32;
+            let mut sum_pn = 0u32;
             let mut open = 0u32;
             let mut proof_bound = 0u16;
             for (i, c) in ch.iter().enumerate() {
@@ -295,6 +299,7 @@ impl<P: MatePosition> Solver<P> {
                 }
                 open += 1;
                 max_pn = max_pn.max(c.pns.pn);
+                sum_pn = sum_pn.saturating_add(c.pns.pn);
                 if c.pns.dn < min_dn {
                     second = min_dn;
                     min_dn = c.pns.dn;
@@ -307,7 +312,7 @@ impl<P: MatePosition> Solver<P> {
                 // Every child is proven (blocked drops exist only behind open ones).
                 return (ProofNumbers::PROVEN, None, 0, bound_plus(proof_bound), NO_DEP, 0);
             }
-            let pn = max_pn.saturating_add(open - 1).min(CAP);
+            let pn = if WEAK { max_pn.saturating_add(open - 1) } else { sum_pn }.min(CAP);
             (ProofNumbers { pn, dn: min_dn }, best, second, 0, NO_DEP, open)
         }
     }
@@ -456,9 +461,11 @@ impl<P: MatePosition> Solver<P> {
                 let b = children[bi];
                 // Weak numbers: the node reaches its threshold when the best child reaches th - (open - 1).
                 let cth = if or {
-                    ProofNumbers { pn: th.pn.min(second.saturating_add(1)), dn: th.dn.saturating_sub(open - 1) }
+                    let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
+                    ProofNumbers { pn: th.pn.min(second.saturating_add(1)), dn: th.dn.saturating_sub(others) }
                 } else {
-                    ProofNumbers { pn: th.pn.saturating_sub(open - 1), dn: th.dn.min(second.saturating_add(1)) }
+                    let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
+                    ProofNumbers { pn: th.pn.saturating_sub(others), dn: th.dn.min(second.saturating_add(1)) }
                 };
                 pos.play(b.mv);
                 let out = self.mid(pos, cth, depth + 1, child_budget, inc);

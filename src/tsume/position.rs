@@ -128,3 +128,49 @@ mod tests {
         assert!(v.iter().all(|&m| p.gives_check(m)));
     }
 }
+
+#[cfg(test)]
+mod twin_tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The solver's check and evasion lists against the naive twin: every legal
+    /// move (rules core's naive generator), played, tested with `in_check`.
+    #[test]
+    fn check_generation_matches_play_and_test() {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for p in super::super::problems::read_problems(text).iter().take(60) {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..12 {
+                let mut fast = Vec::new();
+                if pos.in_check() {
+                    pos.evasions(&mut fast);
+                } else {
+                    pos.checks(&mut fast);
+                }
+                let mut naive: Vec<Move> = pos
+                    .legal_moves_naive()
+                    .into_iter()
+                    .filter(|&m| {
+                        if Position::in_check(&pos) {
+                            return true;
+                        }
+                        let mut q = pos.clone();
+                        q.play_unchecked(m);
+                        Position::in_check(&q)
+                    })
+                    .collect();
+                let key = |m: &Move| m.to_string();
+                fast.sort_by_key(key);
+                naive.sort_by_key(key);
+                assert_eq!(fast, naive, "{}", crate::notation::sfen::write_sfen(&pos));
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
+}
