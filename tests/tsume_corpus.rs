@@ -17,7 +17,8 @@ fn flip(pos: &Position) -> Position {
     let mut t = Setup { side_to_move: !s.side_to_move, move_number: s.move_number, ..Setup::default() };
     for sq in Square::all() {
         if let Some(pc) = s.board[sq.index()] {
-            t.board[Square::new(10 - sq.file(), 10 - sq.rank()).unwrap().index()] = Some(Piece::new(!pc.color, pc.kind));
+            t.board[Square::new(10 - sq.file(), 10 - sq.rank()).unwrap().index()] =
+                Some(Piece::new(!pc.color, pc.kind));
         }
     }
     t.hands.sente = s.hands.gote;
@@ -26,7 +27,13 @@ fn flip(pos: &Position) -> Position {
 }
 
 fn opts() -> SolverOptions {
-    SolverOptions { nodes: Some(3_000_000), memory_mib: 64, shortest: true, alt_nodes: 20_000, ..SolverOptions::default() }
+    SolverOptions {
+        nodes: Some(3_000_000),
+        memory_mib: 64,
+        shortest: true,
+        alt_nodes: 20_000,
+        ..SolverOptions::default()
+    }
 }
 
 #[test]

@@ -14,7 +14,17 @@ fn random_problem(rng: &mut ChaCha8Rng) -> Option<Position> {
     let kf = rng.gen_range(1..=9u8);
     let kr = rng.gen_range(1..=3u8);
     s.board[Square::new(kf, kr)?.index()] = Some(Piece::new(Color::Gote, PieceKind::King));
-    let kinds = [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight, PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook, PieceKind::Dragon, PieceKind::Horse];
+    let kinds = [
+        PieceKind::Pawn,
+        PieceKind::Lance,
+        PieceKind::Knight,
+        PieceKind::Silver,
+        PieceKind::Gold,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Dragon,
+        PieceKind::Horse,
+    ];
     let mut used = [0u8; 14];
     used[PieceKind::King.index()] = 1;
     for _ in 0..rng.gen_range(2..=5) {
@@ -51,9 +61,17 @@ fn random_problem(rng: &mut ChaCha8Rng) -> Option<Position> {
 fn solver_agrees_with_naive_minimax_on_generated_positions() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (mut mates, mut checked) = (0, 0);
-    let opts = SolverOptions { nodes: Some(200_000), memory_mib: 16, shortest: true, max_plies: Some(5), ..SolverOptions::default() };
+    let opts = SolverOptions {
+        nodes: Some(200_000),
+        memory_mib: 16,
+        shortest: true,
+        max_plies: Some(5),
+        ..SolverOptions::default()
+    };
     while checked < 300 {
-        let Some(pos) = random_problem(&mut rng) else { continue };
+        let Some(pos) = random_problem(&mut rng) else {
+            continue;
+        };
         checked += 1;
         let sfen = shogi_lab::notation::sfen::write_sfen(&pos);
         let naive_len = naive::mate_length(&pos, 5);

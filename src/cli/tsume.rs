@@ -40,7 +40,8 @@ pub struct TsumeArgs {
 fn problems_of(input: &str) -> Result<Vec<Problem>, Failure> {
     if input == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Failure::input(format!("stdin: {e}")))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
         return Ok(read_problems(&s));
     }
     let path = std::path::Path::new(input);
@@ -121,17 +122,23 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         } else {
             let mut lines = vec![format!("{}: {}", p.id, r.outcome.as_str())];
             if let Some(n) = plies {
-                lines.push(format!("  plies {n}{}", match r.shortest {
-                    Some(true) => " (shortest)",
-                    Some(false) => " (shortest not proven within limits)",
-                    None => "",
-                }));
+                lines.push(format!(
+                    "  plies {n}{}",
+                    match r.shortest {
+                        Some(true) => " (shortest)",
+                        Some(false) => " (shortest not proven within limits)",
+                        None => "",
+                    }
+                ));
                 // The Japanese move text (▲５四銀打 △同　玉) comes from notation::japanese when merged.
                 lines.push(format!("  usi   {}", r.line_usi()));
             }
             if a.alt_nodes > 0 && r.outcome == Outcome::Mate {
                 let alts: Vec<String> = r.alternatives.iter().map(|m| m.to_string()).collect();
-                lines.push(format!("  余詰  {}", if alts.is_empty() { "none found".to_string() } else { alts.join(" ") }));
+                lines.push(format!(
+                    "  余詰  {}",
+                    if alts.is_empty() { "none found".to_string() } else { alts.join(" ") }
+                ));
             }
             if let Some(n) = r.no_mate_within {
                 lines.push(format!("  no mate within {n} plies"));
@@ -165,5 +172,6 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
 /// # Errors
 /// Exit 3 on an I/O error.
 pub fn run_usi() -> Result<(), Failure> {
-    crate::tsume::usi::run_usi(std::io::stdin().lock(), std::io::stdout().lock()).map_err(|e| Failure::internal(format!("usi: {e}")))
+    crate::tsume::usi::run_usi(std::io::stdin().lock(), std::io::stdout().lock())
+        .map_err(|e| Failure::internal(format!("usi: {e}")))
 }

@@ -195,7 +195,14 @@ impl<P: MatePosition> Solver<P> {
         self.deadline = self.opts.time.map(|t| start + t);
         self.aborted = false;
         let mut pos = root.clone();
-        let mut result = SolveResult { outcome: Outcome::Unknown, line: Vec::new(), shortest: None, alternatives: Vec::new(), no_mate_within: None, stats: Stats::default() };
+        let mut result = SolveResult {
+            outcome: Outcome::Unknown,
+            line: Vec::new(),
+            shortest: None,
+            alternatives: Vec::new(),
+            no_mate_within: None,
+            stats: Stats::default(),
+        };
         let root_budget = self.opts.max_plies.map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
         let out = self.search_root(&mut pos, root_budget);
         if out.pns.is_proven() {
@@ -216,7 +223,7 @@ impl<P: MatePosition> Solver<P> {
                 }
             }
             if result.outcome == Outcome::Mate && self.opts.alt_nodes > 0 {
-                let budget = if exact { (len - 1) as u16 } else { UNBOUNDED };
+                let budget = if exact { len - 1 } else { UNBOUNDED };
                 result.alternatives = self.alternatives(&mut pos, result.line[0], budget);
             }
         } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
@@ -226,7 +233,8 @@ impl<P: MatePosition> Solver<P> {
                 result.no_mate_within = Some(root_budget);
             }
         }
-        result.stats = Stats { nodes: self.nodes, time: start.elapsed(), max_depth: self.max_depth, table: self.table.stats };
+        result.stats =
+            Stats { nodes: self.nodes, time: start.elapsed(), max_depth: self.max_depth, table: self.table.stats };
         result
     }
 
@@ -259,7 +267,12 @@ impl<P: MatePosition> Solver<P> {
     }
 
     /// The node's proof numbers from its children, plus (best index, second best value, bound, dep).
-    fn compute(&self, or: bool, ch: &[Child<P::Move>], blocked: &mut Vec<u8>) -> (ProofNumbers, Option<usize>, u32, u16, u16, u32) {
+    fn compute(
+        &self,
+        or: bool,
+        ch: &[Child<P::Move>],
+        blocked: &mut Vec<u8>,
+    ) -> (ProofNumbers, Option<usize>, u32, u16, u16, u32) {
         if or {
             let mut min_pn = ProofNumbers::INF;
             let mut second = ProofNumbers::INF;
@@ -631,7 +644,13 @@ impl<P: MatePosition> Solver<P> {
                             continue;
                         }
                         pos.play(m);
-                        let out = self.mid(&mut pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, depth + 1, budget - 3, false);
+                        let out = self.mid(
+                            &mut pos,
+                            ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF },
+                            depth + 1,
+                            budget - 3,
+                            false,
+                        );
                         pos.undo();
                         if out.pns.is_disproven() && out.dep != 0 {
                             pick = i;

@@ -24,7 +24,12 @@ pub fn read_problems(text: &str) -> Vec<Problem> {
         }
         let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
         let p = if cols.len() >= 2 {
-            Problem { id: cols[0].to_string(), sfen: cols[1].to_string(), extra: cols[2..].iter().map(|s| s.to_string()).collect(), line: i + 1 }
+            Problem {
+                id: cols[0].to_string(),
+                sfen: cols[1].to_string(),
+                extra: cols[2..].iter().map(|s| s.to_string()).collect(),
+                line: i + 1,
+            }
         } else {
             Problem { id: format!("line-{}", i + 1), sfen: line.to_string(), extra: Vec::new(), line: i + 1 }
         };

@@ -103,7 +103,13 @@ impl Table {
         while clusters * 2 * per_cluster <= bytes {
             clusters *= 2;
         }
-        Table { raw: vec![[0u64; 4]; clusters * CLUSTER], clusters_mask: clusters - 1, used: 0, gc_threshold: 2, stats: TableStats::default() }
+        Table {
+            raw: vec![[0u64; 4]; clusters * CLUSTER],
+            clusters_mask: clusters - 1,
+            used: 0,
+            gc_threshold: 2,
+            stats: TableStats::default(),
+        }
     }
 
     /// Number of slots.

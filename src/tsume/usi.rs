@@ -30,7 +30,9 @@ pub fn run_usi(input: impl BufRead, mut output: impl Write) -> std::io::Result<(
             Some("isready") => writeln!(output, "readyok")?,
             Some("setoption") => {
                 // setoption name USI_Hash value N
-                if let (Some(n), Some(v)) = (words.iter().position(|&w| w == "name"), words.iter().position(|&w| w == "value")) {
+                if let (Some(n), Some(v)) =
+                    (words.iter().position(|&w| w == "name"), words.iter().position(|&w| w == "value"))
+                {
                     if words.get(n + 1) == Some(&"USI_Hash") {
                         if let Some(x) = words.get(v + 1).and_then(|x| x.parse::<usize>().ok()) {
                             hash_mib = x.max(1);
