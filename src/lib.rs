@@ -19,3 +19,4 @@ pub mod experiments;
 pub mod notation;
 pub mod quantum;
 pub mod rules;
+pub mod tsume;

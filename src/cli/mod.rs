@@ -6,6 +6,7 @@ mod experiments;
 mod moves;
 mod perft;
 mod quantum;
+mod tsume;
 
 use clap::{Parser, Subcommand};
 
@@ -65,6 +66,10 @@ pub enum Command {
     Quantum(quantum::QuantumArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
+    /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
+    Tsume(tsume::TsumeArgs),
+    /// Run as a USI engine answering `go mate`.
+    Usi,
 }
 
 /// Runs a parsed command line.
@@ -78,6 +83,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Moves(a) => moves::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Quantum(a) => quantum::run(a),
+        Command::Tsume(a) => tsume::run(a),
+        Command::Usi => tsume::run_usi(),
     }
 }
 

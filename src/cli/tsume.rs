@@ -1,0 +1,177 @@
+//! `shogi-lab tsume` and `shogi-lab usi`.
+
+use super::{emit, Failure};
+use crate::notation::sfen::write_sfen;
+use crate::tsume::problems::{read_problems, Problem};
+use crate::tsume::{load_problem, solve, DefenderHand, Outcome, SolverOptions};
+use std::time::Duration;
+
+/// Arguments of `shogi-lab tsume`.
+#[derive(Debug, clap::Args)]
+pub struct TsumeArgs {
+    /// A SFEN (quoted), a file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments), or `-` for stdin.
+    pub input: String,
+    /// Node limit per problem.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Time limit per problem, in seconds.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub memory: usize,
+    /// Find the shortest mate (攻方最短・玉方最長; see specs/tsume.md).
+    #[arg(long)]
+    pub shortest: bool,
+    /// Look for other mating first moves (余詰) with this many nodes each.
+    #[arg(long, default_value_t = 0)]
+    pub alt_nodes: u64,
+    /// Only look for mates of at most this many plies.
+    #[arg(long)]
+    pub max_plies: Option<u16>,
+    /// Keep the defender's hand as given instead of giving it all remaining pieces.
+    #[arg(long)]
+    pub defender_hand_as_given: bool,
+    /// One JSON object per problem.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn problems_of(input: &str) -> Result<Vec<Problem>, Failure> {
+    if input == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+        return Ok(read_problems(&s));
+    }
+    let path = std::path::Path::new(input);
+    if path.is_file() {
+        if input.ends_with(".kif") || input.ends_with(".kifu") {
+            return Err(Failure::input("KIF input is not supported yet; give a SFEN or a .sfen file"));
+        }
+        let s = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{input}: {e}")))?;
+        return Ok(read_problems(&s));
+    }
+    Ok(vec![Problem { id: "1".into(), sfen: input.trim().to_string(), extra: Vec::new(), line: 1 }])
+}
+
+/// Runs `shogi-lab tsume`.
+///
+/// # Errors
+/// Exit 2 for bad input, exit 1 when some problem is not solved (mate or no-mate) within limits.
+pub fn run(a: TsumeArgs) -> Result<(), Failure> {
+    let problems = problems_of(&a.input)?;
+    if problems.is_empty() {
+        return Err(Failure::input("no problems in the input"));
+    }
+    let opts = SolverOptions {
+        nodes: a.nodes,
+        time: a.time.map(Duration::from_secs_f64),
+        memory_mib: a.memory.max(1),
+        shortest: a.shortest,
+        alt_nodes: a.alt_nodes,
+        max_plies: a.max_plies,
+    };
+    let defender = if a.defender_hand_as_given { DefenderHand::AsGiven } else { DefenderHand::Remaining };
+    let bar = (problems.len() > 1).then(|| {
+        let b = indicatif::ProgressBar::new(problems.len() as u64);
+        b.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}").expect("template"));
+        b
+    });
+    let mut unsolved = 0usize;
+    let mut bad = 0usize;
+    for p in &problems {
+        let pos = match load_problem(&p.sfen, defender) {
+            Ok(pos) => pos,
+            Err(e) => {
+                bad += 1;
+                let msg = format!("{} (line {}): {e}", p.id, p.line);
+                if a.json {
+                    emit(serde_json::json!({"id": p.id, "sfen": p.sfen, "error": e.to_string()}));
+                } else {
+                    emit(format!("{}: bad input: {msg}", p.id));
+                }
+                continue;
+            }
+        };
+        let r = solve(&pos, &opts);
+        if r.outcome == Outcome::Unknown {
+            unsolved += 1;
+        }
+        let ms = r.stats.time.as_millis() as u64;
+        let plies = (r.outcome == Outcome::Mate).then_some(r.line.len());
+        if a.json {
+            let mut o = serde_json::json!({
+                "id": p.id, "sfen": write_sfen(&pos), "result": r.outcome.as_str(), "plies": plies,
+                "usi": r.line_usi(), "nodes": r.stats.nodes, "time_ms": ms,
+            });
+            if let Some(n) = r.no_mate_within {
+                o["no_mate_within"] = n.into();
+            }
+            if let Some(s) = r.shortest {
+                o["shortest"] = s.into();
+            }
+            if a.alt_nodes > 0 {
+                o["alternatives"] = r.alternatives.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
+            }
+            let line = o.to_string();
+            match &bar {
+                Some(b) => b.suspend(|| emit(line)),
+                None => emit(line),
+            }
+        } else {
+            let mut lines = vec![format!("{}: {}", p.id, r.outcome.as_str())];
+            if let Some(n) = plies {
+                lines.push(format!(
+                    "  plies {n}{}",
+                    match r.shortest {
+                        Some(true) => " (shortest)",
+                        Some(false) => " (shortest not proven within limits)",
+                        None => "",
+                    }
+                ));
+                // The Japanese move text (▲５四銀打 △同　玉) comes from notation::japanese when merged.
+                lines.push(format!("  usi   {}", r.line_usi()));
+            }
+            if a.alt_nodes > 0 && r.outcome == Outcome::Mate {
+                let alts: Vec<String> = r.alternatives.iter().map(|m| m.to_string()).collect();
+                lines.push(format!(
+                    "  余詰  {}",
+                    if alts.is_empty() { "none found".to_string() } else { alts.join(" ") }
+                ));
+            }
+            if let Some(n) = r.no_mate_within {
+                lines.push(format!("  no mate within {n} plies"));
+            }
+            lines.push(format!("  nodes {}  time {:.3} s", r.stats.nodes, r.stats.time.as_secs_f64()));
+            let text = lines.join("\n");
+            match &bar {
+                Some(b) => b.suspend(|| emit(text)),
+                None => emit(text),
+            }
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+            b.set_message(format!("{} {}", p.id, r.outcome.as_str()));
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if bad > 0 {
+        return Err(Failure::input(format!("{bad} problem(s) could not be read")));
+    }
+    if unsolved > 0 {
+        return Err(Failure::no_answer(format!("{unsolved} of {} problem(s) unknown within limits", problems.len())));
+    }
+    Ok(())
+}
+
+/// Runs `shogi-lab usi` on stdin/stdout.
+///
+/// # Errors
+/// Exit 3 on an I/O error.
+pub fn run_usi() -> Result<(), Failure> {
+    crate::tsume::usi::run_usi(std::io::stdin().lock(), std::io::stdout().lock())
+        .map_err(|e| Failure::internal(format!("usi: {e}")))
+}

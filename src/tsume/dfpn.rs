@@ -1,0 +1,710 @@
+//! The df-pn search (Nagai 2002) with TCA (Kishimoto 2010; pseudo-code in seed
+//! `002_c06e8a0a879c6957.txt`), weak proof numbers at AND nodes / weak disproof
+//! numbers at OR nodes (Ueda et al. 2008, against DAG double counting, seed
+//! `004_…`), a 1-ply mate check at every OR node (seed `004_…`), lazy
+//! interpositions, path-dependent repetition handling and an optional ply
+//! budget (used for the shortest mate).
+
+use super::table::{Table, UNBOUNDED};
+use super::{MatePosition, ProofNumbers, SolverOptions};
+use crate::rules::{Color, Hand};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A mate, with a line the checker has replayed.
+    Mate,
+    /// A complete disproof: no mate exists.
+    NoMate,
+    /// Limits reached before a proof or a complete disproof.
+    Unknown,
+}
+
+impl Outcome {
+    /// `mate`, `nomate` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Mate => "mate",
+            Outcome::NoMate => "nomate",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// Search statistics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes expanded (all searches of this solve: proof, extraction, shortest, 余詰).
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Deepest ply reached.
+    pub max_depth: u16,
+    /// Table statistics.
+    pub table: super::table::TableStats,
+}
+
+/// The answer to one problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolveResult<M> {
+    /// Mate, no mate, or unknown.
+    pub outcome: Outcome,
+    /// For a mate: the moves, verified by [`checker::verify_mate_line`].
+    pub line: Vec<M>,
+    /// With `shortest`: whether the line is the proven shortest mate (攻方最短・玉方最長).
+    pub shortest: Option<bool>,
+    /// Other first moves that also mate (余詰), when `alt_nodes > 0`.
+    pub alternatives: Vec<M>,
+    /// With `max_plies`: the limit, if no mate of at most that many plies exists.
+    pub no_mate_within: Option<u16>,
+    /// Statistics.
+    pub stats: Stats,
+}
+
+impl<M: std::fmt::Display> SolveResult<M> {
+    /// The line as space-separated USI moves.
+    pub fn line_usi(&self) -> String {
+        self.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// "Depends on no path": the node's disproof holds wherever it is reached.
+const NO_DEP: u16 = u16::MAX;
+/// Deepest ply searched; deeper nodes are cut (a cut is never a disproof).
+pub const MAX_DEPTH: u16 = 4000;
+/// Weak proof numbers (Ueda et al. 2008) instead of sums; measured slower on 図巧/無双 here, kept off.
+const WEAK: bool = false;
+
+/// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type KeyHash = std::hash::BuildHasherDefault<KeyHasher>;
+const REP_TABLE_MAX: usize = 1 << 20;
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    let mut z = k.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const CAP: u32 = ProofNumbers::INF - 1;
+
+#[derive(Debug, Clone, Copy)]
+struct Child<M> {
+    mv: M,
+    key: u64,
+    hand: Hand,
+    pns: ProofNumbers,
+    bound: u16,
+    ply: u16,
+    dep: u16,
+    fixed: bool,
+    seen: bool,
+    drop_sq: Option<u8>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct NodeOut {
+    pns: ProofNumbers,
+    bound: u16,
+    dep: u16,
+}
+
+/// The df-pn solver: one table, reusable across problems with the same piece set.
+pub struct Solver<P: MatePosition> {
+    table: Table,
+    opts: SolverOptions,
+    attacker: Color,
+    nodes: u64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    aborted: bool,
+    max_depth: u16,
+    path: HashMap<u64, u16, KeyHash>,
+    /// Hash of the set of positions on the path (order-free: repetition depends only on the set).
+    path_hash: u64,
+    /// Path-dependent disproofs: (position key, path hash) → (budget bound, dependency depth).
+    /// Sound because the same path set gives the same repetitions; cleared when large.
+    rep_table: HashMap<(u64, u64), (u16, u16), KeyHash>,
+    _pos: std::marker::PhantomData<P>,
+}
+
+fn budget_minus(b: u16, n: u16) -> u16 {
+    if b == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        b.saturating_sub(n)
+    }
+}
+
+fn bound_plus(b: u16) -> u16 {
+    if b == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        b.saturating_add(1).min(UNBOUNDED - 1)
+    }
+}
+
+impl<P: MatePosition> Solver<P> {
+    /// A solver with a fresh table of `opts.memory_mib` MiB.
+    pub fn new(opts: SolverOptions) -> Self {
+        Solver {
+            table: Table::new(opts.memory_mib),
+            opts,
+            attacker: Color::Sente,
+            nodes: 0,
+            node_limit: None,
+            deadline: None,
+            aborted: false,
+            max_depth: 0,
+            path: HashMap::default(),
+            path_hash: 0,
+            rep_table: HashMap::default(),
+            _pos: std::marker::PhantomData,
+        }
+    }
+
+    /// Solves `root` (the side to move attacks). The table is cleared first.
+    pub fn solve(&mut self, root: &P) -> SolveResult<P::Move> {
+        let start = Instant::now();
+        self.table.clear();
+        self.rep_table.clear();
+        self.attacker = root.side_to_move();
+        self.nodes = 0;
+        self.max_depth = 0;
+        self.node_limit = self.opts.nodes;
+        self.deadline = self.opts.time.map(|t| start + t);
+        self.aborted = false;
+        let mut pos = root.clone();
+        let mut result = SolveResult {
+            outcome: Outcome::Unknown,
+            line: Vec::new(),
+            shortest: None,
+            alternatives: Vec::new(),
+            no_mate_within: None,
+            stats: Stats::default(),
+        };
+        let root_budget = self.opts.max_plies.map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
+        let out = self.search_root(&mut pos, root_budget);
+        if out.pns.is_proven() {
+            let mut len = out.bound;
+            let mut exact = false;
+            if self.opts.shortest {
+                let (l, e) = self.shortest_len(&mut pos, len);
+                len = l;
+                exact = e;
+            }
+            if let Some(line) = self.extract(&mut pos, len, exact) {
+                if root.check_mate_line(&line).is_ok() {
+                    result.outcome = Outcome::Mate;
+                    result.line = line;
+                    if self.opts.shortest {
+                        result.shortest = Some(exact);
+                    }
+                }
+            }
+            if result.outcome == Outcome::Mate && self.opts.alt_nodes > 0 {
+                let budget = if exact { len - 1 } else { UNBOUNDED };
+                result.alternatives = self.alternatives(&mut pos, result.line[0], budget);
+            }
+        } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
+            if root_budget == UNBOUNDED {
+                result.outcome = Outcome::NoMate;
+            } else {
+                result.no_mate_within = Some(root_budget);
+            }
+        }
+        result.stats =
+            Stats { nodes: self.nodes, time: start.elapsed(), max_depth: self.max_depth, table: self.table.stats };
+        result
+    }
+
+    /// Searches from `pos` (at ply 1 of the current path) until solved or aborted.
+    fn search_root(&mut self, pos: &mut P, budget: u16) -> NodeOut {
+        self.path.clear();
+        self.path_hash = 0;
+        loop {
+            let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 1, budget, false);
+            if out.pns.is_solved() || self.aborted {
+                return out;
+            }
+        }
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        if let Some(l) = self.node_limit {
+            if self.nodes >= l {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// The node's proof numbers from its children, plus (best index, second best value, bound, dep).
+    fn compute(
+        &self,
+        or: bool,
+        ch: &[Child<P::Move>],
+        blocked: &mut Vec<u8>,
+    ) -> (ProofNumbers, Option<usize>, u32, u16, u16, u32) {
+        if or {
+            let mut min_pn = ProofNumbers::INF;
+            let mut second = ProofNumbers::INF;
+            let mut best = None;
+            let mut max_dn = 0u32;
+            let mut sum_dn = 0u32;
+            let mut open = 0u32;
+            let mut dis_bound = UNBOUNDED;
+            let mut dep = NO_DEP;
+            for (i, c) in ch.iter().enumerate() {
+                if c.pns.is_proven() {
+                    return (ProofNumbers::PROVEN, Some(i), 0, bound_plus(c.bound), NO_DEP, 0);
+                }
+                if c.pns.is_disproven() {
+                    dis_bound = dis_bound.min(c.bound);
+                    dep = dep.min(c.dep);
+                    continue;
+                }
+                open += 1;
+                max_dn = max_dn.max(c.pns.dn);
+                sum_dn = sum_dn.saturating_add(c.pns.dn);
+                if c.pns.pn < min_pn {
+                    second = min_pn;
+                    min_pn = c.pns.pn;
+                    best = Some(i);
+                } else if c.pns.pn < second {
+                    second = c.pns.pn;
+                }
+            }
+            if open == 0 {
+                return (ProofNumbers::DISPROVEN, None, 0, bound_plus(dis_bound), dep, 0);
+            }
+            let dn = if WEAK { max_dn.saturating_add(open - 1) } else { sum_dn }.min(CAP);
+            (ProofNumbers { pn: min_pn, dn }, best, second, 0, NO_DEP, open)
+        } else {
+            blocked.clear();
+            let mut min_dn = ProofNumbers::INF;
+            let mut second = ProofNumbers::INF;
+            let mut best = None;
+            let mut max_pn = 0u32;
+            let mut sum_pn = 0u32;
+            let mut open = 0u32;
+            let mut proof_bound = 0u16;
+            for (i, c) in ch.iter().enumerate() {
+                if c.pns.is_disproven() {
+                    return (ProofNumbers::DISPROVEN, Some(i), 0, bound_plus(c.bound), c.dep, 0);
+                }
+                if c.pns.is_proven() {
+                    proof_bound = proof_bound.max(c.bound);
+                    continue;
+                }
+                if let Some(sq) = c.drop_sq {
+                    // Lazy interposition: one open drop per square at a time.
+                    if blocked.contains(&sq) {
+                        continue;
+                    }
+                    blocked.push(sq);
+                }
+                open += 1;
+                max_pn = max_pn.max(c.pns.pn);
+                sum_pn = sum_pn.saturating_add(c.pns.pn);
+                if c.pns.dn < min_dn {
+                    second = min_dn;
+                    min_dn = c.pns.dn;
+                    best = Some(i);
+                } else if c.pns.dn < second {
+                    second = c.pns.dn;
+                }
+            }
+            if best.is_none() {
+                // Every child is proven (blocked drops exist only behind open ones).
+                return (ProofNumbers::PROVEN, None, 0, bound_plus(proof_bound), NO_DEP, 0);
+            }
+            let pn = if WEAK { max_pn.saturating_add(open - 1) } else { sum_pn }.min(CAP);
+            (ProofNumbers { pn, dn: min_dn }, best, second, 0, NO_DEP, open)
+        }
+    }
+
+    /// Multiple iterative deepening at one node (`depth` is 1 at the root).
+    fn mid(&mut self, pos: &mut P, th: ProofNumbers, depth: u16, budget: u16, mut inc: bool) -> NodeOut {
+        self.tick();
+        self.max_depth = self.max_depth.max(depth);
+        let key = pos.board_key();
+        let hand = pos.hand_of(self.attacker);
+        let or = pos.side_to_move() == self.attacker;
+        if depth >= MAX_DEPTH {
+            return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: 0 };
+        }
+        let mut moves = Vec::new();
+        if or {
+            if budget == 0 {
+                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+            }
+            pos.checks(&mut moves);
+            if moves.is_empty() {
+                self.table.store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
+                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: UNBOUNDED, dep: NO_DEP };
+            }
+        } else {
+            pos.evasions(&mut moves);
+            if moves.is_empty() {
+                self.table.store(key, hand, ProofNumbers::PROVEN, 0, depth, 1);
+                return NodeOut { pns: ProofNumbers::PROVEN, bound: 0, dep: NO_DEP };
+            }
+            if budget == 0 {
+                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+            }
+            // Board moves first, then drops grouped by square (lazy interposition chains).
+            moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+        }
+        let my_pk = pos.position_key();
+        self.path.insert(my_pk, depth);
+        self.path_hash ^= mix(my_pk);
+        let start_nodes = self.nodes;
+        let child_budget = budget_minus(budget, 1);
+        let mut children: Vec<Child<P::Move>> = Vec::with_capacity(moves.len());
+        let mut scratch = Vec::new();
+        let mut early: Option<NodeOut> = None;
+        for &m in &moves {
+            pos.play(m);
+            let ckey = pos.board_key();
+            let chand = pos.hand_of(self.attacker);
+            let mut c = Child {
+                mv: m,
+                key: ckey,
+                hand: chand,
+                pns: ProofNumbers::LEAF,
+                bound: 0,
+                ply: depth + 1,
+                dep: NO_DEP,
+                fixed: false,
+                seen: false,
+                drop_sq: if or { None } else { P::drop_square(m) },
+            };
+            let cpk = pos.position_key();
+            if let Some(&d) = self.path.get(&cpk) {
+                // Repetition on the path: 連続王手の千日手, a failure for the attacker, valid only on this path.
+                c.pns = ProofNumbers::DISPROVEN;
+                c.bound = UNBOUNDED;
+                c.dep = d;
+                c.fixed = true;
+            } else if let Some(&(b, d)) = self.rep_table.get(&(cpk, self.path_hash)).filter(|x| x.0 >= child_budget) {
+                c.pns = ProofNumbers::DISPROVEN;
+                c.bound = b;
+                c.dep = d;
+                c.fixed = true;
+            } else if let Some(f) = self.table.lookup(ckey, chand, child_budget) {
+                c.pns = f.pns;
+                c.bound = f.bound;
+                c.ply = f.ply;
+                c.seen = true;
+            } else if or {
+                // 1-ply mate check (seed 004): the defender's reply count is the child's proof number.
+                scratch.clear();
+                pos.evasions(&mut scratch);
+                if scratch.is_empty() {
+                    self.table.store(ckey, chand, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                    c.pns = ProofNumbers::PROVEN;
+                } else {
+                    // Count drops once per square, as the lazy interposition expands them.
+                    let mut squares = 0u128;
+                    let mut n = 0u32;
+                    for &e in &scratch {
+                        match P::drop_square(e) {
+                            None => n += 1,
+                            Some(s) => squares |= 1u128 << s,
+                        }
+                    }
+                    let squares = squares.count_ones();
+                    c.pns = ProofNumbers { pn: (n + squares).max(1), dn: 1 };
+                }
+            }
+            pos.undo();
+            if or && c.pns.is_proven() {
+                early = Some(NodeOut { pns: ProofNumbers::PROVEN, bound: bound_plus(c.bound), dep: NO_DEP });
+            } else if !or && c.pns.is_disproven() {
+                early = Some(NodeOut { pns: ProofNumbers::DISPROVEN, bound: bound_plus(c.bound), dep: c.dep });
+            }
+            if early.is_some() {
+                break;
+            }
+            children.push(c);
+        }
+        let mut blocked = Vec::new();
+        let mut th = th;
+        let mut first = true;
+        let result = if let Some(e) = early {
+            e
+        } else {
+            loop {
+                for c in children.iter_mut() {
+                    if c.fixed || c.pns.is_solved() {
+                        continue;
+                    }
+                    if let Some(f) = self.table.lookup(c.key, c.hand, child_budget) {
+                        c.pns = f.pns;
+                        c.bound = f.bound;
+                        c.ply = f.ply;
+                        c.seen = true;
+                    }
+                }
+                let (pns, best, second, bound, dep, open) = self.compute(or, &children, &mut blocked);
+                if pns.is_solved() {
+                    break NodeOut { pns, bound, dep };
+                }
+                if !inc && children.iter().any(|c| c.seen && !c.pns.is_solved() && c.ply <= depth) {
+                    inc = true;
+                }
+                if first && inc {
+                    th.pn = th.pn.max(pns.pn.saturating_add(1));
+                    th.dn = th.dn.max(pns.dn.saturating_add(1));
+                }
+                first = false;
+                if pns.pn >= th.pn || pns.dn >= th.dn || self.aborted {
+                    break NodeOut { pns, bound: 0, dep: NO_DEP };
+                }
+                let bi = best.expect("an open child exists");
+                let b = children[bi];
+                // Weak numbers: the node reaches its threshold when the best child reaches th - (open - 1).
+                let cth = if or {
+                    let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
+                    ProofNumbers { pn: th.pn.min(second.saturating_add(1)), dn: th.dn.saturating_sub(others) }
+                } else {
+                    let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
+                    ProofNumbers { pn: th.pn.saturating_sub(others), dn: th.dn.min(second.saturating_add(1)) }
+                };
+                pos.play(b.mv);
+                let out = self.mid(pos, cth, depth + 1, child_budget, inc);
+                pos.undo();
+                let c = &mut children[bi];
+                c.pns = out.pns;
+                c.bound = out.bound;
+                c.seen = true;
+                if out.pns.is_solved() {
+                    c.fixed = true;
+                    c.dep = out.dep;
+                }
+            }
+        };
+        self.path.remove(&my_pk);
+        self.path_hash ^= mix(my_pk);
+        let amount = self.nodes - start_nodes + 1;
+        if result.pns.is_disproven() {
+            if result.dep >= depth {
+                self.table.store(key, hand, ProofNumbers::DISPROVEN, result.bound, depth, amount);
+                return NodeOut { dep: NO_DEP, ..result };
+            }
+            // Path-dependent (GHI): stored only for this exact path set.
+            if self.rep_table.len() >= REP_TABLE_MAX {
+                self.rep_table.clear();
+            }
+            self.rep_table.insert((my_pk, self.path_hash), (result.bound, result.dep));
+            return result;
+        }
+        self.table.store(key, hand, result.pns, result.bound, depth, amount);
+        result
+    }
+
+    fn reset_limits_for(&mut self, extra_nodes: u64) {
+        self.aborted = false;
+        self.node_limit = Some(self.nodes.saturating_add(extra_nodes));
+    }
+
+    /// The shortest mate length at most `upper`, by searching with ply budgets
+    /// `upper - 2`, … until a budget is disproven; `exact` is false if limits cut it short.
+    fn shortest_len(&mut self, pos: &mut P, upper: u16) -> (u16, bool) {
+        let mut len = upper;
+        loop {
+            if len < 3 {
+                return (len, true);
+            }
+            let out = self.search_root(pos, len - 2);
+            if out.pns.is_proven() {
+                len = out.bound.min(len - 2);
+            } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
+                return (len, true);
+            } else {
+                return (len, false);
+            }
+        }
+    }
+
+    /// Proves `pos` within `budget` plies (at path depth `depth`) if the table no longer knows it.
+    fn ensure(&mut self, pos: &mut P, depth: u16, budget: u16) -> Option<u16> {
+        if let Some(f) = self.table.lookup(pos.board_key(), pos.hand_of(self.attacker), budget) {
+            if f.pns.is_proven() {
+                return Some(f.bound);
+            }
+        }
+        let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, depth, budget, false);
+        out.pns.is_proven().then_some(out.bound)
+    }
+
+    /// Walks the proof: the attacker takes a proven check with the smallest bound, the
+    /// defender the reply with the largest (with `exact`: one whose mate is exactly one ply shorter).
+    fn extract(&mut self, root: &mut P, len: u16, exact: bool) -> Option<Vec<P::Move>> {
+        let mut pos = root.clone();
+        let extra = self.nodes.saturating_mul(2).saturating_add(1_000_000);
+        self.reset_limits_for(extra);
+        self.path.clear();
+        self.path_hash = 0;
+        let mut line = Vec::new();
+        let mut budget = len;
+        let mut depth: u16 = 1;
+        loop {
+            if depth >= MAX_DEPTH {
+                return None;
+            }
+            let or = pos.side_to_move() == self.attacker;
+            if self.path.insert(pos.position_key(), depth).is_none() {
+                self.path_hash ^= mix(pos.position_key());
+            }
+            let mut moves = Vec::new();
+            if or {
+                pos.checks(&mut moves);
+            } else {
+                pos.evasions(&mut moves);
+                if moves.is_empty() {
+                    return Some(line);
+                }
+                moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+            }
+            let cb = budget_minus(budget, 1);
+            let mut bounds: Vec<Option<u16>> = Vec::with_capacity(moves.len());
+            for &m in &moves {
+                pos.play(m);
+                let rep = self.path.contains_key(&pos.position_key());
+                let b = if rep {
+                    None
+                } else if or {
+                    self.table
+                        .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+                        .and_then(|f| f.pns.is_proven().then_some(f.bound))
+                } else {
+                    self.ensure(&mut pos, depth + 1, cb)
+                };
+                pos.undo();
+                bounds.push(b);
+            }
+            let choice = if or {
+                let mut pick = bounds.iter().enumerate().filter_map(|(i, b)| b.map(|b| (b, i))).min();
+                if pick.is_none() {
+                    // The proof was evicted: prove the best check again.
+                    for (i, &m) in moves.iter().enumerate() {
+                        pos.play(m);
+                        if !self.path.contains_key(&pos.position_key()) {
+                            if let Some(b) = self.ensure(&mut pos, depth + 1, cb) {
+                                pick = Some((b, i));
+                            }
+                        }
+                        pos.undo();
+                        if pick.is_some() {
+                            break;
+                        }
+                    }
+                }
+                pick?.1
+            } else {
+                if bounds.iter().any(|b| b.is_none()) {
+                    return None;
+                }
+                let max = bounds.iter().flatten().copied().max()?;
+                let mut pick = bounds.iter().position(|&b| b == Some(max))?;
+                if exact && budget >= 3 {
+                    for (i, &m) in moves.iter().enumerate() {
+                        if bounds[i] != Some(budget - 1) {
+                            continue;
+                        }
+                        pos.play(m);
+                        let out = self.mid(
+                            &mut pos,
+                            ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF },
+                            depth + 1,
+                            budget - 3,
+                            false,
+                        );
+                        pos.undo();
+                        if out.pns.is_disproven() && out.dep != 0 {
+                            pick = i;
+                            break;
+                        }
+                    }
+                }
+                pick
+            };
+            let b = bounds[choice]?;
+            pos.play(moves[choice]);
+            line.push(moves[choice]);
+            budget = if exact { cb } else { b };
+            depth += 1;
+        }
+    }
+
+    /// Other first moves that mate within `budget` more plies (余詰), each searched with `alt_nodes` nodes.
+    fn alternatives(&mut self, root: &mut P, first: P::Move, budget: u16) -> Vec<P::Move> {
+        let mut moves = Vec::new();
+        root.checks(&mut moves);
+        let mut out = Vec::new();
+        for m in moves {
+            if m == first {
+                continue;
+            }
+            self.reset_limits_for(self.opts.alt_nodes);
+            self.path.clear();
+            self.path.insert(root.position_key(), 1);
+            self.path_hash = mix(root.position_key());
+            root.play(m);
+            let r = self.mid(root, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 2, budget, false);
+            root.undo();
+            if r.pns.is_proven() {
+                out.push(m);
+            }
+        }
+        out
+    }
+}
+
+/// Solves one problem with a fresh solver on a thread with a deep stack
+/// (ミクロコスモス needs recursion over 1 500 plies).
+pub fn solve<P>(root: &P, opts: &SolverOptions) -> SolveResult<P::Move>
+where
+    P: MatePosition + Send + Sync,
+    P::Move: Send,
+{
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, || Solver::<P>::new(opts.clone()).solve(root))
+            .expect("spawn solver thread")
+            .join()
+            .expect("solver thread panicked")
+    })
+}

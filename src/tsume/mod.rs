@@ -1,0 +1,133 @@
+//! df-pn checkmate (詰将棋) solver.
+//!
+//! Depth-first proof-number search (Nagai 2002) with the threshold
+//! controlling algorithm TCA (Kishimoto & Müller; Kishimoto 2010), as laid out
+//! in seed `002_c06e8a0a879c6957.txt`, over a small [`MatePosition`] trait.
+//! Proof numbers at AND nodes and disproof numbers at OR nodes are *weak*
+//! (Ueda et al. 2008: max + number of other open children), which keeps the
+//! DAG double counting of seed `004_d068d5324a939a29.txt` from blowing up;
+//! every OR node also runs the 1-ply mate check of that seed.
+//!
+//! The transposition table ([`table`]) is bounded, keyed by board hash and
+//! stores the attacker's hand; lookups use hand superiority (優越, seed
+//! `001_6ac4b9bdc74d4693.txt`). Repetitions are path-dependent: reaching a
+//! position already on the path is a failure for the attacker (連続王手の千日手),
+//! and a disproof that leans on an ancestor above the node is never stored
+//! (GHI-safe).
+//!
+//! Every mate is returned as a line that [`checker::verify_mate_line`] replays
+//! with the rules core; [`naive`] is the exhaustive minimax twin.
+//!
+//! ```
+//! use shogi_lab::tsume::{load_problem, solve, DefenderHand, Outcome, SolverOptions};
+//!
+//! // 1-move mate: ▲1二金 (G*1b).
+//! let pos = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::Remaining).unwrap();
+//! let r = solve(&pos, &SolverOptions::default());
+//! assert_eq!(r.outcome, Outcome::Mate);
+//! assert_eq!(r.line_usi(), "G*1b");
+//! ```
+
+pub mod checker;
+pub mod dfpn;
+pub mod naive;
+pub mod position;
+pub mod problems;
+pub mod table;
+pub mod usi;
+
+pub use dfpn::{solve, Outcome, SolveResult, Solver, Stats};
+pub use position::{load_problem, DefenderHand, ProblemError};
+
+use crate::rules::{Color, Hand};
+use std::fmt;
+
+/// A position the solver can search: the attacker gives check on every move.
+///
+/// `rules::Position` implements it; a quantum position may later.
+pub trait MatePosition: Clone {
+    /// A move.
+    type Move: Copy + Eq + fmt::Debug + fmt::Display;
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// A hash of the board and the side to move (not the hands).
+    fn board_key(&self) -> u64;
+    /// A hash of the whole position (board, side to move, hands) for repetition.
+    fn position_key(&self) -> u64;
+    /// The hand of `color`.
+    fn hand_of(&self, color: Color) -> Hand;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+    /// Appends every legal move of the side to move that gives check.
+    fn checks(&self, out: &mut Vec<Self::Move>);
+    /// Appends every legal move of the side to move (used when it is in check).
+    fn evasions(&self, out: &mut Vec<Self::Move>);
+    /// For a drop, the index of its destination square (interpositions are expanded lazily per square).
+    fn drop_square(m: Self::Move) -> Option<u8>;
+    /// Plays a legal move.
+    fn play(&mut self, m: Self::Move);
+    /// Takes back the last move.
+    fn undo(&mut self);
+    /// The independent certificate check of a mate line from this position
+    /// (for `rules::Position`: [`checker::verify_mate_line`]).
+    ///
+    /// # Errors
+    /// [`checker::LineError`] naming the first bad ply.
+    fn check_mate_line(&self, line: &[Self::Move]) -> Result<(), checker::LineError>;
+}
+
+/// Proof and disproof numbers (Allis 1994), saturating at [`ProofNumbers::INF`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProofNumbers {
+    /// Proof number: how hard it looks to prove the mate.
+    pub pn: u32,
+    /// Disproof number: how hard it looks to refute it.
+    pub dn: u32,
+}
+
+impl ProofNumbers {
+    /// Infinity.
+    pub const INF: u32 = u32::MAX;
+    /// A proven node.
+    pub const PROVEN: ProofNumbers = ProofNumbers { pn: 0, dn: Self::INF };
+    /// A disproven node.
+    pub const DISPROVEN: ProofNumbers = ProofNumbers { pn: Self::INF, dn: 0 };
+    /// A fresh leaf.
+    pub const LEAF: ProofNumbers = ProofNumbers { pn: 1, dn: 1 };
+    /// Whether proven.
+    pub const fn is_proven(self) -> bool {
+        self.pn == 0
+    }
+    /// Whether disproven.
+    pub const fn is_disproven(self) -> bool {
+        self.dn == 0
+    }
+    /// Whether proven or disproven.
+    pub const fn is_solved(self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// Limits of one search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// Stop after this many nodes (`None`: no limit).
+    pub nodes: Option<u64>,
+    /// Stop after this much wall time (`None`: no limit).
+    pub time: Option<std::time::Duration>,
+    /// Transposition table size in MiB (bounded; full clusters replace their least-searched entry).
+    pub memory_mib: usize,
+    /// Also compute the shortest mate (攻方最短・玉方最長, see `specs/tsume.md`).
+    pub shortest: bool,
+    /// Look for other mating first moves (余詰) with this many nodes each (0: off).
+    pub alt_nodes: u64,
+    /// Only look for mates of at most this many plies (`None`: any length). A refutation
+    /// within the limit is reported in `no_mate_within`, never as [`Outcome::NoMate`].
+    pub max_plies: Option<u16>,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions { nodes: None, time: None, memory_mib: 256, shortest: false, alt_nodes: 0, max_plies: None }
+    }
+}

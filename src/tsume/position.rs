@@ -1,0 +1,176 @@
+//! [`MatePosition`] for the rules core's [`Position`], and loading problems.
+
+use super::MatePosition;
+use crate::notation::sfen::{parse_setup, SfenError};
+use crate::rules::{Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules};
+
+impl MatePosition for Position {
+    type Move = Move;
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        Position::side_to_move(self)
+    }
+    #[inline]
+    fn board_key(&self) -> u64 {
+        // The board key's low byte is clear (see rules::position), so the side fits there.
+        Position::board_key(self) | Position::side_to_move(self) as u64
+    }
+    #[inline]
+    fn position_key(&self) -> u64 {
+        self.key()
+    }
+    #[inline]
+    fn hand_of(&self, color: Color) -> Hand {
+        self.hand(color)
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+    fn checks(&self, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        out.extend(list.into_iter().filter(|&m| self.gives_check(m)));
+    }
+    fn evasions(&self, out: &mut Vec<Move>) {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        out.extend(list);
+    }
+    #[inline]
+    fn drop_square(m: Move) -> Option<u8> {
+        match m {
+            Move::Drop { to, .. } => Some(to.index() as u8),
+            Move::Normal { .. } => None,
+        }
+    }
+    #[inline]
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+    #[inline]
+    fn undo(&mut self) {
+        Position::undo(self);
+    }
+    fn check_mate_line(&self, line: &[Move]) -> Result<(), super::checker::LineError> {
+        super::checker::verify_mate_line(self, line)
+    }
+}
+
+/// Whose pieces the defender's hand holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DefenderHand {
+    /// Every piece that is neither on the board nor in the attacker's hand (the tsume convention).
+    #[default]
+    Remaining,
+    /// Exactly the hand the input gives.
+    AsGiven,
+}
+
+/// Why a problem cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProblemError {
+    /// The SFEN does not parse.
+    #[error("bad SFEN: {0}")]
+    Sfen(#[from] SfenError),
+    /// The arrangement is not a legal tsume position.
+    #[error("{0}")]
+    Position(#[from] PositionError),
+}
+
+/// Reads a tsume problem: the side to move attacks (it may lack a king); the other side must have one.
+///
+/// # Errors
+/// [`ProblemError`] for malformed SFEN or an illegal arrangement.
+pub fn load_problem(sfen: &str, defender: DefenderHand) -> Result<Position, ProblemError> {
+    let mut setup = parse_setup(sfen)?;
+    if defender == DefenderHand::Remaining {
+        let attacker = setup.side_to_move;
+        let mut used = [0u8; 14];
+        for pc in setup.board.iter().flatten() {
+            used[pc.kind.unpromote().index()] += 1;
+        }
+        for (k, n) in setup.hands[attacker].iter() {
+            used[k.index()] += n;
+        }
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
+        }
+        setup.hands[!attacker] = h;
+    }
+    Ok(Position::from_setup(setup, Rules::TSUME)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaining_pieces_go_to_the_defender() {
+        let p = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::Remaining).unwrap();
+        let h = p.hand(Color::Gote);
+        assert_eq!(h.count(PieceKind::Pawn), 17);
+        assert_eq!(h.count(PieceKind::Gold), 3);
+        assert_eq!(h.count(PieceKind::Rook), 2);
+        let q = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::AsGiven).unwrap();
+        assert!(q.hand(Color::Gote).is_empty());
+    }
+
+    #[test]
+    fn checks_are_the_checking_legal_moves() {
+        let p = load_problem("7lk/9/8G/9/9/9/9/9/K8 b P 1", DefenderHand::Remaining).unwrap();
+        let mut v = Vec::new();
+        p.checks(&mut v);
+        // P*1b would be 打ち歩詰め and is not generated.
+        assert!(!v.iter().any(|m| m.to_string() == "P*1b"));
+        assert!(v.iter().all(|&m| p.gives_check(m)));
+    }
+}
+
+#[cfg(test)]
+mod twin_tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The solver's check and evasion lists against the naive twin: every legal
+    /// move (rules core's naive generator), played, tested with `in_check`.
+    #[test]
+    fn check_generation_matches_play_and_test() {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for p in super::super::problems::read_problems(text).iter().take(60) {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..12 {
+                let mut fast = Vec::new();
+                if pos.in_check() {
+                    pos.evasions(&mut fast);
+                } else {
+                    pos.checks(&mut fast);
+                }
+                let mut naive: Vec<Move> = pos
+                    .legal_moves_naive()
+                    .into_iter()
+                    .filter(|&m| {
+                        if Position::in_check(&pos) {
+                            return true;
+                        }
+                        let mut q = pos.clone();
+                        q.play_unchecked(m);
+                        Position::in_check(&q)
+                    })
+                    .collect();
+                let key = |m: &Move| m.to_string();
+                fast.sort_by_key(key);
+                naive.sort_by_key(key);
+                assert_eq!(fast, naive, "{}", crate::notation::sfen::write_sfen(&pos));
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
+}

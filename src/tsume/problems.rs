@@ -1,0 +1,59 @@
+//! Problem files: one SFEN per line, optionally `id<TAB>SFEN[<TAB>extra…]`;
+//! `#` starts a comment line; `# Source:` lines are kept.
+
+/// One problem line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Identifier: the id column, or `line-<n>`.
+    pub id: String,
+    /// The SFEN text.
+    pub sfen: String,
+    /// Further tab-separated columns (e.g. a known length).
+    pub extra: Vec<String>,
+    /// Line number (1-based).
+    pub line: usize,
+}
+
+/// Reads a problem file. A line with a tab is `id<TAB>SFEN…`; otherwise the whole line is the SFEN.
+pub fn read_problems(text: &str) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let p = if cols.len() >= 2 {
+            Problem {
+                id: cols[0].to_string(),
+                sfen: cols[1].to_string(),
+                extra: cols[2..].iter().map(|s| s.to_string()).collect(),
+                line: i + 1,
+            }
+        } else {
+            Problem { id: format!("line-{}", i + 1), sfen: line.to_string(), extra: Vec::new(), line: i + 1 }
+        };
+        out.push(p);
+    }
+    out
+}
+
+/// `# Source:` lines of a file.
+pub fn sources(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.trim().strip_prefix("# Source:").map(|s| s.trim().to_string())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn reads_ids_and_bare_lines() {
+        let t = "# Source: x\nz-1\t8k/9/8P/9/9/9/9/9/9 b G 1\t1\n\n8k/9/8P/9/9/9/9/9/9 b G 1\n";
+        let ps = read_problems(t);
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[0].id, "z-1");
+        assert_eq!(ps[0].extra, vec!["1"]);
+        assert_eq!(ps[1].id, "line-4");
+        assert_eq!(sources(t), vec!["x"]);
+    }
+}

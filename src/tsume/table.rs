@@ -1,0 +1,314 @@
+//! The bounded transposition table with hand superiority (優越).
+//!
+//! Entries are keyed by the board hash (board + side to move) and hold the
+//! attacker's hand. A proof stored for hand `H` answers every hand that
+//! dominates `H`; a disproof stored for `H` answers every hand `H` dominates
+//! (seed `001_6ac4b9bdc74d4693.txt`; `Hand::dominates`). Memory is fixed at
+//! creation: entries live in clusters of [`CLUSTER`]; a full cluster replaces
+//! its least-searched entry, and when the table is 90 % full a sweep (garbage
+//! collection) drops unsolved entries with little search behind them, so the
+//! search never stops for lack of memory.
+//!
+//! Bounds: a proof records `len`, an upper bound on the mate length of its
+//! proof tree (it answers a query only when the query allows that many plies);
+//! a disproof records the ply budget it was proven under ([`UNBOUNDED`] for a
+//! complete disproof).
+
+use super::ProofNumbers;
+use crate::rules::Hand;
+
+/// Entries per cluster.
+pub const CLUSTER: usize = 8;
+/// "No ply limit".
+pub const UNBOUNDED: u16 = u16::MAX;
+
+/// [`Hand::dominates`] on packed hands (one byte per kind, byte 0 spare; a
+/// borrow into any kind byte's top bit means some count is smaller). Tested
+/// against `Hand::dominates`.
+#[inline]
+const fn dominates(a: u64, b: u64) -> bool {
+    a.wrapping_sub(b) & 0x8080_8080_8080_8000 == 0
+}
+
+/// One stored node.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// Board key (board + side to move).
+    pub key: u64,
+    /// The attacker's hand, packed ([`Hand::raw`]).
+    pub hand: u64,
+    /// Proof number.
+    pub pn: u32,
+    /// Disproof number.
+    pub dn: u32,
+    /// For a proof: its mate length bound; for a disproof: the ply budget; else unused.
+    pub bound: u16,
+    /// The smallest search depth at which the node was stored (TCA's "old child" test).
+    pub ply: u16,
+    /// Nodes searched below this entry (0 = empty slot).
+    pub amount: u32,
+}
+
+impl Entry {
+    fn class(&self) -> u8 {
+        if self.pn == 0 {
+            0
+        } else if self.dn == 0 {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// What a lookup found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    /// Proof numbers (terminal only when applicable to the query).
+    pub pns: ProofNumbers,
+    /// Mate length bound of a proof / budget of a disproof.
+    pub bound: u16,
+    /// Stored search depth.
+    pub ply: u16,
+}
+
+/// Table statistics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Entries replaced because their cluster was full.
+    pub replaced: u64,
+    /// Garbage-collection sweeps.
+    pub gc_runs: u64,
+    /// Entries dropped by sweeps.
+    pub gc_dropped: u64,
+}
+
+/// The transposition table.
+pub struct Table {
+    // Packed entries: a zero `[u64; 4]` allocates lazily (calloc), so a large table costs nothing until used.
+    raw: Vec<[u64; 4]>,
+    clusters_mask: usize,
+    used: usize,
+    gc_threshold: u32,
+    /// Statistics.
+    pub stats: TableStats,
+}
+
+impl Table {
+    /// A table using about `mib` MiB (at least one cluster; rounded down to a power of two clusters).
+    pub fn new(mib: usize) -> Table {
+        let bytes = mib.max(1) * 1024 * 1024;
+        let per_cluster = CLUSTER * std::mem::size_of::<Entry>();
+        let mut clusters = 1usize;
+        while clusters * 2 * per_cluster <= bytes {
+            clusters *= 2;
+        }
+        Table {
+            raw: vec![[0u64; 4]; clusters * CLUSTER],
+            clusters_mask: clusters - 1,
+            used: 0,
+            gc_threshold: 2,
+            stats: TableStats::default(),
+        }
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.raw.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Entry {
+        let r = self.raw[i];
+        Entry {
+            key: r[0],
+            hand: r[1],
+            pn: r[2] as u32,
+            dn: (r[2] >> 32) as u32,
+            bound: r[3] as u16,
+            ply: (r[3] >> 16) as u16,
+            amount: (r[3] >> 32) as u32,
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, e: Entry) {
+        self.raw[i] = [
+            e.key,
+            e.hand,
+            e.pn as u64 | (e.dn as u64) << 32,
+            e.bound as u64 | (e.ply as u64) << 16 | (e.amount as u64) << 32,
+        ];
+    }
+
+    /// Occupied slots.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> std::ops::Range<usize> {
+        let c = ((key >> 8) ^ (key >> 40)) as usize & self.clusters_mask;
+        c * CLUSTER..(c + 1) * CLUSTER
+    }
+
+    /// Looks up a node whose attacker holds `hand`, for a search allowed `budget` more plies.
+    pub fn lookup(&self, key: u64, hand: Hand, budget: u16) -> Option<Found> {
+        let hand = hand.raw();
+        let mut exact: Option<Found> = None;
+        for i in self.cluster(key) {
+            let e = self.get(i);
+            if e.amount == 0 || e.key != key {
+                continue;
+            }
+            if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
+                return Some(Found { pns: ProofNumbers::PROVEN, bound: e.bound, ply: e.ply });
+            }
+            if e.dn == 0 && dominates(e.hand, hand) && e.bound >= budget {
+                return Some(Found { pns: ProofNumbers::DISPROVEN, bound: e.bound, ply: e.ply });
+            }
+            if e.hand == hand && e.pn != 0 && e.dn != 0 {
+                exact = Some(Found { pns: ProofNumbers { pn: e.pn, dn: e.dn }, bound: e.bound, ply: e.ply });
+            }
+        }
+        exact
+    }
+
+    /// Stores a node. Proofs keep the shortest bound, disproofs the largest budget;
+    /// an unsolved value never overwrites a solved one.
+    pub fn store(&mut self, key: u64, hand: Hand, pns: ProofNumbers, bound: u16, ply: u16, amount: u64) {
+        let amount = amount.clamp(1, u32::MAX as u64) as u32;
+        let hand = hand.raw();
+        let new = Entry { key, hand, pn: pns.pn, dn: pns.dn, bound, ply, amount };
+        let range = self.cluster(key);
+        let mut empty = None;
+        let mut victim = range.start;
+        let mut victim_amount = u32::MAX;
+        for i in range {
+            let mut e = self.get(i);
+            if e.amount == 0 {
+                empty.get_or_insert(i);
+                continue;
+            }
+            if e.key == key && e.hand == hand && e.class() == new.class() {
+                e.ply = e.ply.min(ply);
+                e.amount = e.amount.saturating_add(amount);
+                e.pn = new.pn;
+                e.dn = new.dn;
+                e.bound = match new.class() {
+                    0 => e.bound.min(bound),
+                    1 => e.bound.max(bound),
+                    _ => bound,
+                };
+                self.set(i, e);
+                return;
+            }
+            // Solved entries are worth more than their node count says.
+            let worth = if e.class() == 2 { e.amount } else { e.amount.saturating_mul(4) };
+            if worth < victim_amount {
+                victim_amount = worth;
+                victim = i;
+            }
+        }
+        match empty {
+            Some(i) => {
+                self.set(i, new);
+                self.used += 1;
+                if self.used * 10 >= self.raw.len() * 9 {
+                    self.gc();
+                }
+            }
+            None => {
+                self.set(victim, new);
+                self.stats.replaced += 1;
+            }
+        }
+    }
+
+    /// Garbage collection: drops unsolved entries with little search behind them
+    /// (the threshold doubles until at least a quarter of the table is free).
+    pub fn gc(&mut self) {
+        self.stats.gc_runs += 1;
+        loop {
+            for i in 0..self.raw.len() {
+                let e = self.get(i);
+                if e.amount != 0 && e.class() == 2 && e.amount < self.gc_threshold {
+                    self.raw[i] = [0; 4];
+                    self.used -= 1;
+                    self.stats.gc_dropped += 1;
+                }
+            }
+            if self.used * 4 <= self.raw.len() * 3 || self.gc_threshold >= u32::MAX / 2 {
+                break;
+            }
+            self.gc_threshold *= 2;
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        if self.used == 0 && self.stats == TableStats::default() {
+            return;
+        }
+        self.raw.iter_mut().for_each(|e| *e = [0; 4]);
+        self.used = 0;
+        self.gc_threshold = 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::PieceKind;
+
+    #[test]
+    fn superiority() {
+        let mut t = Table::new(1);
+        let h = Hand::EMPTY.add(PieceKind::Gold);
+        let more = h.add(PieceKind::Pawn);
+        t.store(42 << 8, h, ProofNumbers::PROVEN, 3, 0, 10);
+        assert_eq!(t.lookup(42 << 8, more, UNBOUNDED).unwrap().pns, ProofNumbers::PROVEN);
+        assert!(t.lookup(42 << 8, Hand::EMPTY, UNBOUNDED).is_none());
+        // A proof of length 3 does not answer a 1-ply budget.
+        assert!(t.lookup(42 << 8, more, 1).is_none());
+        t.store(7 << 8, more, ProofNumbers::DISPROVEN, UNBOUNDED, 0, 10);
+        assert_eq!(t.lookup(7 << 8, h, UNBOUNDED).unwrap().pns, ProofNumbers::DISPROVEN);
+        assert!(t.lookup(7 << 8, more.add(PieceKind::Rook), UNBOUNDED).is_none());
+        // A budget-limited disproof does not answer a larger budget.
+        t.store(9 << 8, h, ProofNumbers::DISPROVEN, 5, 0, 10);
+        assert!(t.lookup(9 << 8, h, 7).is_none());
+        assert_eq!(t.lookup(9 << 8, h, 5).unwrap().pns, ProofNumbers::DISPROVEN);
+    }
+
+    #[test]
+    fn packed_dominance_is_hand_dominance() {
+        let kinds = PieceKind::HAND;
+        let mut hands = vec![Hand::EMPTY];
+        for (i, &k) in kinds.iter().enumerate() {
+            let n = hands.len();
+            for j in 0..n {
+                let h = hands[j];
+                hands.push(h.with_count(k, k.max_count()));
+                if i % 2 == 0 {
+                    hands.push(h.with_count(k, 1));
+                }
+            }
+        }
+        for &a in &hands {
+            for &b in &hands {
+                assert_eq!(dominates(a.raw(), b.raw()), a.dominates(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bounded_memory_never_fails() {
+        let mut t = Table::new(1);
+        let cap = t.capacity();
+        for i in 0..(cap as u64 * 4) {
+            t.store(i << 8, Hand::EMPTY, ProofNumbers { pn: 3, dn: 4 }, 0, 0, i % 7 + 1);
+            assert!(t.used() <= cap);
+        }
+        assert!(t.stats.gc_runs > 0 || t.stats.replaced > 0);
+    }
+}

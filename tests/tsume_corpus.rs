@@ -1,0 +1,109 @@
+//! The tsume corpus (`specs/tsume/*.sfen`): hand-made cases with exact
+//! answers, checked against the naive twin; the same problems with colors
+//! swapped (Gote attacking); a subset of 将棋図巧/将棋無双 solved with node
+//! limits. Every reported mate is replayed by the independent checker.
+
+use shogi_lab::notation::sfen::write_sfen;
+use shogi_lab::rules::{Color, Piece, Position, Rules, Setup, Square};
+use shogi_lab::tsume::problems::read_problems;
+use shogi_lab::tsume::{checker, load_problem, naive, solve, DefenderHand, Outcome, SolverOptions};
+
+const CASES: &str = include_str!("../specs/tsume/cases.sfen");
+const CLASSICS: &str = include_str!("../specs/tsume/classics.sfen");
+
+/// Rotates the board 180° and swaps the colors (and hands, and the side to move).
+fn flip(pos: &Position) -> Position {
+    let s = pos.to_setup();
+    let mut t = Setup { side_to_move: !s.side_to_move, move_number: s.move_number, ..Setup::default() };
+    for sq in Square::all() {
+        if let Some(pc) = s.board[sq.index()] {
+            t.board[Square::new(10 - sq.file(), 10 - sq.rank()).unwrap().index()] =
+                Some(Piece::new(!pc.color, pc.kind));
+        }
+    }
+    t.hands.sente = s.hands.gote;
+    t.hands.gote = s.hands.sente;
+    Position::from_setup(t, Rules::TSUME).unwrap()
+}
+
+fn opts() -> SolverOptions {
+    SolverOptions {
+        nodes: Some(3_000_000),
+        memory_mib: 64,
+        shortest: true,
+        alt_nodes: 20_000,
+        ..SolverOptions::default()
+    }
+}
+
+#[test]
+fn hand_made_cases_have_their_exact_answers_and_agree_with_the_naive_twin() {
+    let cases = read_problems(CASES);
+    assert!(cases.len() >= 10);
+    for c in &cases {
+        let mode = match c.extra[1].as_str() {
+            "given" => DefenderHand::AsGiven,
+            _ => DefenderHand::Remaining,
+        };
+        let pos = load_problem(&c.sfen, mode).unwrap();
+        for p in [pos.clone(), flip(&pos)] {
+            let r = solve(&p, &opts());
+            let expect = c.extra[0].as_str();
+            match expect.strip_prefix("mate ") {
+                Some(n) => {
+                    let n: usize = n.parse().unwrap();
+                    assert_eq!(r.outcome, Outcome::Mate, "{}", c.id);
+                    assert_eq!(r.shortest, Some(true), "{}", c.id);
+                    assert_eq!(r.line.len(), n, "{}: {}", c.id, r.line_usi());
+                    checker::verify_mate_line(&p, &r.line).unwrap();
+                    assert_eq!(naive::mate_length(&p, 7), Some(n as u32), "{}", c.id);
+                    // 余詰: the solver's other mating first moves are exactly the naive ones.
+                    let mut naive_firsts = naive::mating_first_moves(&p, n as u32);
+                    naive_firsts.retain(|&m| m != r.line[0]);
+                    assert_eq!(r.alternatives, naive_firsts, "{}", c.id);
+                }
+                None => {
+                    assert_eq!(expect, "nomate");
+                    assert_eq!(r.outcome, Outcome::NoMate, "{}: {}", c.id, write_sfen(&p));
+                    assert_eq!(naive::mate_length(&p, 7), None, "{}", c.id);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_defender_may_be_either_color() {
+    let pos = load_problem("9/9/9/9/9/9/p8/9/K8 w g 1", DefenderHand::Remaining).unwrap();
+    assert_eq!(pos.side_to_move(), Color::Gote);
+    let r = solve(&pos, &opts());
+    assert_eq!(r.line_usi(), "G*9h");
+}
+
+/// Classics the suite solves within its node limit (the rest run in `shogi-lab experiments tsume --full`).
+const SUITE_CLASSICS: &[&str] = &["zukou-002", "zukou-011", "zukou-013"];
+
+#[test]
+fn classics_subset_is_solved_with_verified_lines() {
+    let all = read_problems(CLASSICS);
+    assert_eq!(all.len(), 200);
+    let mut lines = Vec::new();
+    for id in SUITE_CLASSICS {
+        let p = all.iter().find(|p| p.id == *id).unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        // The upstream SFEN already gives the defender every remaining piece.
+        assert_eq!(write_sfen(&pos), p.sfen, "{id}");
+        let r = solve(&pos, &SolverOptions { nodes: Some(2_000_000), memory_mib: 64, ..SolverOptions::default() });
+        assert_eq!(r.outcome, Outcome::Mate, "{id}");
+        checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
+        // Gote attacking the flipped problem: a mate again, again verified.
+        let f = flip(&pos);
+        let rf = solve(&f, &SolverOptions { nodes: Some(2_000_000), memory_mib: 64, ..SolverOptions::default() });
+        assert_eq!(rf.outcome, Outcome::Mate, "{id} flipped");
+        checker::verify_mate_line(&f, &rf.line).unwrap();
+        lines.push(format!("{id} ({} plies): {}", r.line.len(), r.line_usi()));
+    }
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_snapshot!("tsume_classics_usi", lines.join("\n"));
+    });
+}
