@@ -14,7 +14,11 @@ const CLASSICS: &str = include_str!("../specs/tsume/classics.sfen");
 /// Rotates the board 180° and swaps the colors (and hands, and the side to move).
 fn flip(pos: &Position) -> Position {
     let s = pos.to_setup();
-    let mut t = Setup { side_to_move: !s.side_to_move, move_number: s.move_number, ..Setup::default() };
+    let mut t = Setup {
+        side_to_move: !s.side_to_move,
+        move_number: s.move_number,
+        ..Setup::default()
+    };
     for sq in Square::all() {
         if let Some(pc) = s.board[sq.index()] {
             t.board[Square::new(10 - sq.file(), 10 - sq.rank()).unwrap().index()] =
@@ -93,12 +97,26 @@ fn classics_subset_is_solved_with_verified_lines() {
         let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
         // The upstream SFEN already gives the defender every remaining piece.
         assert_eq!(write_sfen(&pos), p.sfen, "{id}");
-        let r = solve(&pos, &SolverOptions { nodes: Some(2_000_000), memory_mib: 64, ..SolverOptions::default() });
+        let r = solve(
+            &pos,
+            &SolverOptions {
+                nodes: Some(2_000_000),
+                memory_mib: 64,
+                ..SolverOptions::default()
+            },
+        );
         assert_eq!(r.outcome, Outcome::Mate, "{id}");
         checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
         // Gote attacking the flipped problem: a mate again, again verified.
         let f = flip(&pos);
-        let rf = solve(&f, &SolverOptions { nodes: Some(2_000_000), memory_mib: 64, ..SolverOptions::default() });
+        let rf = solve(
+            &f,
+            &SolverOptions {
+                nodes: Some(2_000_000),
+                memory_mib: 64,
+                ..SolverOptions::default()
+            },
+        );
         assert_eq!(rf.outcome, Outcome::Mate, "{id} flipped");
         checker::verify_mate_line(&f, &rf.line).unwrap();
         lines.push(format!("{id} ({} plies): {}", r.line.len(), r.line_usi()));

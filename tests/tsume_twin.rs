@@ -35,7 +35,11 @@ fn random_problem(rng: &mut ChaCha8Rng) -> Option<Position> {
         if s.board[sq.index()].is_some() || used[k.unpromote().index()] >= k.max_count() {
             continue;
         }
-        let color = if rng.gen_bool(0.8) { Color::Sente } else { Color::Gote };
+        let color = if rng.gen_bool(0.8) {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         used[k.unpromote().index()] += 1;
         s.board[sq.index()] = Some(Piece::new(color, k));
     }
@@ -84,7 +88,13 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
                 assert_eq!(r.line.len() as u32, n, "{sfen}: {}", r.line_usi());
             }
             None => {
-                assert_eq!(r.no_mate_within, Some(5), "{sfen}: {:?} {}", r.outcome, r.line_usi());
+                assert_eq!(
+                    r.no_mate_within,
+                    Some(5),
+                    "{sfen}: {:?} {}",
+                    r.outcome,
+                    r.line_usi()
+                );
             }
         }
         if r.outcome == Outcome::Mate {
@@ -92,7 +102,10 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
         }
     }
     eprintln!("{mates} mates among {checked}");
-    assert!(mates >= 40, "only {mates} mates among {checked}: the generator is too weak to test anything");
+    assert!(
+        mates >= 40,
+        "only {mates} mates among {checked}: the generator is too weak to test anything"
+    );
 }
 
 /// Manual probe: `TSUME_SFEN='…' TSUME_PLIES=7 cargo test --release --test tsume_twin probe -- --ignored --nocapture`.
@@ -100,8 +113,12 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
 #[ignore = "manual probe of one position with the naive twin"]
 fn probe() {
     let sfen = std::env::var("TSUME_SFEN").expect("TSUME_SFEN");
-    let plies: u32 = std::env::var("TSUME_PLIES").ok().and_then(|x| x.parse().ok()).unwrap_or(5);
-    let pos = shogi_lab::tsume::load_problem(&sfen, shogi_lab::tsume::DefenderHand::Remaining).unwrap();
+    let plies: u32 = std::env::var("TSUME_PLIES")
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(5);
+    let pos =
+        shogi_lab::tsume::load_problem(&sfen, shogi_lab::tsume::DefenderHand::Remaining).unwrap();
     println!("naive: {:?}", naive::mate_length(&pos, plies));
     println!("first moves: {:?}", naive::mating_first_moves(&pos, plies));
 }

@@ -88,11 +88,43 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// Reads a position argument: a SFEN, `startpos`, `sfen …` or a USI `position … moves …` line.
+/// Whether `arg` names a game record file (KIF, KI2, CSA) rather than a position text.
+pub(crate) fn is_record_file(arg: &str) -> bool {
+    let lower = arg.to_ascii_lowercase();
+    [".kif", ".kifu", ".ki2", ".ki2u", ".csa"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+        && std::path::Path::new(arg).is_file()
+}
+
+/// The position after `ply` main-line moves of the (first) record in a KIF/KI2/CSA file.
+pub(crate) fn record_position(path: &str, ply: usize) -> Result<crate::rules::Position, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+    let recs = convert::read_records(path, &bytes)?;
+    let rec = recs
+        .first()
+        .ok_or_else(|| Failure::input(format!("{path}: no game in the file")))?;
+    rec.position_after(ply).ok_or_else(|| {
+        Failure::input(format!(
+            "{path}: --ply {ply} but the main line has {} moves",
+            rec.main.moves.len()
+        ))
+    })
+}
+
+/// Reads a position argument: a KIF/KI2/CSA file (after `ply` moves), a SFEN, `startpos`,
+/// `sfen …` or a USI `position … moves …` line.
 pub(crate) fn read_position(
     text: &str,
     rules: crate::rules::Rules,
+    ply: usize,
 ) -> Result<crate::rules::Position, Failure> {
+    if is_record_file(text) {
+        return record_position(text, ply);
+    }
+    if ply != 0 {
+        return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
+    }
     crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
         .map_err(|e| Failure::input(format!("bad position: {e}")))

@@ -5,7 +5,7 @@ use std::time::Instant;
 /// Arguments of `shogi-lab perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The position: a SFEN (quoted), `startpos`, or `position … moves …`.
+    /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file.
     pub position: String,
     /// Depth in plies.
     pub depth: u32,
@@ -15,10 +15,13 @@ pub struct PerftArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// With a record file: take the position after this many main-line moves.
+    #[arg(long, default_value_t = 0)]
+    pub ply: usize,
 }
 
 pub fn run(a: PerftArgs) -> Result<(), Failure> {
-    let mut pos = read_position(&a.position, Rules::STANDARD)?;
+    let mut pos = read_position(&a.position, Rules::STANDARD, a.ply)?;
     let t = Instant::now();
     let (total, divide) = if a.divide {
         let d = perft_divide(&mut pos, a.depth.max(1));

@@ -1,6 +1,7 @@
 //! `shogi-lab tsume` and `shogi-lab usi`.
 
 use super::{emit, Failure};
+use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::tsume::problems::{read_problems, Problem};
 use crate::tsume::{load_problem, solve, DefenderHand, Outcome, SolverOptions};
@@ -9,7 +10,8 @@ use std::time::Duration;
 /// Arguments of `shogi-lab tsume`.
 #[derive(Debug, clap::Args)]
 pub struct TsumeArgs {
-    /// A SFEN (quoted), a file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments), or `-` for stdin.
+    /// A SFEN (quoted), a KIF/KI2/CSA record (e.g. a BOD tsume diagram; hands as written there),
+    /// a file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments), or `-` for stdin.
     pub input: String,
     /// Node limit per problem.
     #[arg(long)]
@@ -35,9 +37,32 @@ pub struct TsumeArgs {
     /// One JSON object per problem.
     #[arg(long)]
     pub json: bool,
+    /// With a KIF/KI2/CSA file: solve the position after this many main-line moves.
+    #[arg(long, default_value_t = 0)]
+    pub ply: usize,
 }
 
-fn problems_of(input: &str) -> Result<Vec<Problem>, Failure> {
+fn problems_of(input: &str, ply: usize) -> Result<(Vec<Problem>, bool), Failure> {
+    if super::is_record_file(input) {
+        // A record states both hands (KIF: 後手の持駒 / 残りの駒全部), so they are taken as given.
+        let pos = super::record_position(input, ply)?;
+        return Ok((
+            vec![Problem {
+                id: input.to_string(),
+                sfen: write_sfen(&pos),
+                extra: Vec::new(),
+                line: 1,
+            }],
+            true,
+        ));
+    }
+    if ply != 0 {
+        return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
+    }
+    Ok((problems_of_text(input)?, false))
+}
+
+fn problems_of_text(input: &str) -> Result<Vec<Problem>, Failure> {
     if input == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
@@ -46,13 +71,16 @@ fn problems_of(input: &str) -> Result<Vec<Problem>, Failure> {
     }
     let path = std::path::Path::new(input);
     if path.is_file() {
-        if input.ends_with(".kif") || input.ends_with(".kifu") {
-            return Err(Failure::input("KIF input is not supported yet; give a SFEN or a .sfen file"));
-        }
-        let s = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{input}: {e}")))?;
+        let s =
+            std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{input}: {e}")))?;
         return Ok(read_problems(&s));
     }
-    Ok(vec![Problem { id: "1".into(), sfen: input.trim().to_string(), extra: Vec::new(), line: 1 }])
+    Ok(vec![Problem {
+        id: "1".into(),
+        sfen: input.trim().to_string(),
+        extra: Vec::new(),
+        line: 1,
+    }])
 }
 
 /// Runs `shogi-lab tsume`.
@@ -60,7 +88,7 @@ fn problems_of(input: &str) -> Result<Vec<Problem>, Failure> {
 /// # Errors
 /// Exit 2 for bad input, exit 1 when some problem is not solved (mate or no-mate) within limits.
 pub fn run(a: TsumeArgs) -> Result<(), Failure> {
-    let problems = problems_of(&a.input)?;
+    let (problems, hands_given) = problems_of(&a.input, a.ply)?;
     if problems.is_empty() {
         return Err(Failure::input("no problems in the input"));
     }
@@ -72,10 +100,17 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         alt_nodes: a.alt_nodes,
         max_plies: a.max_plies,
     };
-    let defender = if a.defender_hand_as_given { DefenderHand::AsGiven } else { DefenderHand::Remaining };
+    let defender = if a.defender_hand_as_given || hands_given {
+        DefenderHand::AsGiven
+    } else {
+        DefenderHand::Remaining
+    };
     let bar = (problems.len() > 1).then(|| {
         let b = indicatif::ProgressBar::new(problems.len() as u64);
-        b.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}").expect("template"));
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
+                .expect("template"),
+        );
         b
     });
     let mut unsolved = 0usize;
@@ -103,7 +138,8 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         if a.json {
             let mut o = serde_json::json!({
                 "id": p.id, "sfen": write_sfen(&pos), "result": r.outcome.as_str(), "plies": plies,
-                "usi": r.line_usi(), "nodes": r.stats.nodes, "time_ms": ms,
+                "usi": r.line_usi(), "kif": (r.outcome == Outcome::Mate).then(|| ki2_line(&pos, &r.line)),
+                "nodes": r.stats.nodes, "time_ms": ms,
             });
             if let Some(n) = r.no_mate_within {
                 o["no_mate_within"] = n.into();
@@ -112,7 +148,12 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 o["shortest"] = s.into();
             }
             if a.alt_nodes > 0 {
-                o["alternatives"] = r.alternatives.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
+                o["alternatives"] = r
+                    .alternatives
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .into();
             }
             let line = o.to_string();
             match &bar {
@@ -130,20 +171,28 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         None => "",
                     }
                 ));
-                // The Japanese move text (▲５四銀打 △同　玉) comes from notation::japanese when merged.
+                lines.push(format!("  line  {}", ki2_line(&pos, &r.line)));
                 lines.push(format!("  usi   {}", r.line_usi()));
             }
             if a.alt_nodes > 0 && r.outcome == Outcome::Mate {
                 let alts: Vec<String> = r.alternatives.iter().map(|m| m.to_string()).collect();
                 lines.push(format!(
                     "  余詰  {}",
-                    if alts.is_empty() { "none found".to_string() } else { alts.join(" ") }
+                    if alts.is_empty() {
+                        "none found".to_string()
+                    } else {
+                        alts.join(" ")
+                    }
                 ));
             }
             if let Some(n) = r.no_mate_within {
                 lines.push(format!("  no mate within {n} plies"));
             }
-            lines.push(format!("  nodes {}  time {:.3} s", r.stats.nodes, r.stats.time.as_secs_f64()));
+            lines.push(format!(
+                "  nodes {}  time {:.3} s",
+                r.stats.nodes,
+                r.stats.time.as_secs_f64()
+            ));
             let text = lines.join("\n");
             match &bar {
                 Some(b) => b.suspend(|| emit(text)),
@@ -159,10 +208,15 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         b.finish_and_clear();
     }
     if bad > 0 {
-        return Err(Failure::input(format!("{bad} problem(s) could not be read")));
+        return Err(Failure::input(format!(
+            "{bad} problem(s) could not be read"
+        )));
     }
     if unsolved > 0 {
-        return Err(Failure::no_answer(format!("{unsolved} of {} problem(s) unknown within limits", problems.len())));
+        return Err(Failure::no_answer(format!(
+            "{unsolved} of {} problem(s) unknown within limits",
+            problems.len()
+        )));
     }
     Ok(())
 }

@@ -69,5 +69,9 @@ pub struct Experiment {
 
 /// Every registered experiment, in the order they run.
 pub fn registry() -> Vec<Experiment> {
-    vec![perft_speed::EXPERIMENT, quantum::EXPERIMENT, tsume::EXPERIMENT]
+    vec![
+        perft_speed::EXPERIMENT,
+        quantum::EXPERIMENT,
+        tsume::EXPERIMENT,
+    ]
 }

@@ -15,20 +15,34 @@ const QUICK: usize = 10;
 fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let classics = read_problems(CLASSICS);
     let mut problems: Vec<_> = if config.full {
-        classics.into_iter().chain(read_problems(MICROCOSMOS)).collect()
+        classics
+            .into_iter()
+            .chain(read_problems(MICROCOSMOS))
+            .collect()
     } else {
-        let z = classics.iter().filter(|p| p.id.starts_with("zukou")).take(QUICK);
-        let m = classics.iter().filter(|p| p.id.starts_with("musou")).take(QUICK);
+        let z = classics
+            .iter()
+            .filter(|p| p.id.starts_with("zukou"))
+            .take(QUICK);
+        let m = classics
+            .iter()
+            .filter(|p| p.id.starts_with("musou"))
+            .take(QUICK);
         z.chain(m).cloned().collect()
     };
     problems.sort_by_key(|p| !p.id.starts_with("zukou"));
     let node_limit: u64 = if config.full { 50_000_000 } else { 1_000_000 };
-    let opts = SolverOptions { nodes: Some(node_limit), memory_mib: 1024, ..SolverOptions::default() };
+    let opts = SolverOptions {
+        nodes: Some(node_limit),
+        memory_mib: 1024,
+        ..SolverOptions::default()
+    };
     let (mut solved, mut total_nodes, mut total_ms) = (0usize, 0u64, 0u128);
     let mut rows = Vec::new();
     for (i, p) in problems.iter().enumerate() {
         progress(i as u64, problems.len() as u64);
-        let pos = load_problem(&p.sfen, DefenderHand::Remaining).map_err(|e| format!("{}: {e}", p.id))?;
+        let pos =
+            load_problem(&p.sfen, DefenderHand::Remaining).map_err(|e| format!("{}: {e}", p.id))?;
         let r = solve(&pos, &opts);
         let ms = r.stats.time.as_millis();
         if r.outcome == Outcome::Mate {
@@ -40,7 +54,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             p.id.clone(),
             p.extra.first().cloned().unwrap_or_default(),
             r.outcome.as_str().to_string(),
-            if r.outcome == Outcome::Mate { r.line.len().to_string() } else { "–".into() },
+            if r.outcome == Outcome::Mate {
+                r.line.len().to_string()
+            } else {
+                "–".into()
+            },
             r.stats.nodes.to_string(),
             format!("{:.2}", ms as f64 / 1000.0),
         ]);

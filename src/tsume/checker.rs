@@ -80,8 +80,17 @@ mod tests {
     fn accepts_mates_and_rejects_the_rest() {
         let p = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::Remaining).unwrap();
         assert_eq!(verify_mate_line(&p, &line(&p, "G*1b")), Ok(()));
-        assert!(matches!(verify_mate_line(&p, &line(&p, "G*2b")), Err(LineError::NotMate)));
-        assert!(matches!(verify_mate_line(&p, &line(&p, "G*3a")), Err(LineError::NotCheck { ply: 1, .. })));
-        assert!(matches!(verify_mate_line(&p, &[]), Err(LineError::Length(0))));
+        assert!(matches!(
+            verify_mate_line(&p, &line(&p, "G*2b")),
+            Err(LineError::NotMate)
+        ));
+        assert!(matches!(
+            verify_mate_line(&p, &line(&p, "G*3a")),
+            Err(LineError::NotCheck { ply: 1, .. })
+        ));
+        assert!(matches!(
+            verify_mate_line(&p, &[]),
+            Err(LineError::Length(0))
+        ));
     }
 }

@@ -66,7 +66,11 @@ pub struct SolveResult<M> {
 impl<M: std::fmt::Display> SolveResult<M> {
     /// The line as space-separated USI moves.
     pub fn line_usi(&self) -> String {
-        self.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        self.line
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -203,7 +207,10 @@ impl<P: MatePosition> Solver<P> {
             no_mate_within: None,
             stats: Stats::default(),
         };
-        let root_budget = self.opts.max_plies.map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
+        let root_budget = self
+            .opts
+            .max_plies
+            .map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
         let out = self.search_root(&mut pos, root_budget);
         if out.pns.is_proven() {
             let mut len = out.bound;
@@ -233,8 +240,12 @@ impl<P: MatePosition> Solver<P> {
                 result.no_mate_within = Some(root_budget);
             }
         }
-        result.stats =
-            Stats { nodes: self.nodes, time: start.elapsed(), max_depth: self.max_depth, table: self.table.stats };
+        result.stats = Stats {
+            nodes: self.nodes,
+            time: start.elapsed(),
+            max_depth: self.max_depth,
+            table: self.table.stats,
+        };
         result
     }
 
@@ -243,7 +254,16 @@ impl<P: MatePosition> Solver<P> {
         self.path.clear();
         self.path_hash = 0;
         loop {
-            let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 1, budget, false);
+            let out = self.mid(
+                pos,
+                ProofNumbers {
+                    pn: ProofNumbers::INF,
+                    dn: ProofNumbers::INF,
+                },
+                1,
+                budget,
+                false,
+            );
             if out.pns.is_solved() || self.aborted {
                 return out;
             }
@@ -284,7 +304,14 @@ impl<P: MatePosition> Solver<P> {
             let mut dep = NO_DEP;
             for (i, c) in ch.iter().enumerate() {
                 if c.pns.is_proven() {
-                    return (ProofNumbers::PROVEN, Some(i), 0, bound_plus(c.bound), NO_DEP, 0);
+                    return (
+                        ProofNumbers::PROVEN,
+                        Some(i),
+                        0,
+                        bound_plus(c.bound),
+                        NO_DEP,
+                        0,
+                    );
                 }
                 if c.pns.is_disproven() {
                     dis_bound = dis_bound.min(c.bound);
@@ -303,10 +330,29 @@ impl<P: MatePosition> Solver<P> {
                 }
             }
             if open == 0 {
-                return (ProofNumbers::DISPROVEN, None, 0, bound_plus(dis_bound), dep, 0);
+                return (
+                    ProofNumbers::DISPROVEN,
+                    None,
+                    0,
+                    bound_plus(dis_bound),
+                    dep,
+                    0,
+                );
             }
-            let dn = if WEAK { max_dn.saturating_add(open - 1) } else { sum_dn }.min(CAP);
-            (ProofNumbers { pn: min_pn, dn }, best, second, 0, NO_DEP, open)
+            let dn = if WEAK {
+                max_dn.saturating_add(open - 1)
+            } else {
+                sum_dn
+            }
+            .min(CAP);
+            (
+                ProofNumbers { pn: min_pn, dn },
+                best,
+                second,
+                0,
+                NO_DEP,
+                open,
+            )
         } else {
             blocked.clear();
             let mut min_dn = ProofNumbers::INF;
@@ -318,7 +364,14 @@ impl<P: MatePosition> Solver<P> {
             let mut proof_bound = 0u16;
             for (i, c) in ch.iter().enumerate() {
                 if c.pns.is_disproven() {
-                    return (ProofNumbers::DISPROVEN, Some(i), 0, bound_plus(c.bound), c.dep, 0);
+                    return (
+                        ProofNumbers::DISPROVEN,
+                        Some(i),
+                        0,
+                        bound_plus(c.bound),
+                        c.dep,
+                        0,
+                    );
                 }
                 if c.pns.is_proven() {
                     proof_bound = proof_bound.max(c.bound);
@@ -344,43 +397,93 @@ impl<P: MatePosition> Solver<P> {
             }
             if best.is_none() {
                 // Every child is proven (blocked drops exist only behind open ones).
-                return (ProofNumbers::PROVEN, None, 0, bound_plus(proof_bound), NO_DEP, 0);
+                return (
+                    ProofNumbers::PROVEN,
+                    None,
+                    0,
+                    bound_plus(proof_bound),
+                    NO_DEP,
+                    0,
+                );
             }
-            let pn = if WEAK { max_pn.saturating_add(open - 1) } else { sum_pn }.min(CAP);
-            (ProofNumbers { pn, dn: min_dn }, best, second, 0, NO_DEP, open)
+            let pn = if WEAK {
+                max_pn.saturating_add(open - 1)
+            } else {
+                sum_pn
+            }
+            .min(CAP);
+            (
+                ProofNumbers { pn, dn: min_dn },
+                best,
+                second,
+                0,
+                NO_DEP,
+                open,
+            )
         }
     }
 
     /// Multiple iterative deepening at one node (`depth` is 1 at the root).
-    fn mid(&mut self, pos: &mut P, th: ProofNumbers, depth: u16, budget: u16, mut inc: bool) -> NodeOut {
+    fn mid(
+        &mut self,
+        pos: &mut P,
+        th: ProofNumbers,
+        depth: u16,
+        budget: u16,
+        mut inc: bool,
+    ) -> NodeOut {
         self.tick();
         self.max_depth = self.max_depth.max(depth);
         let key = pos.board_key();
         let hand = pos.hand_of(self.attacker);
         let or = pos.side_to_move() == self.attacker;
         if depth >= MAX_DEPTH {
-            return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: 0 };
+            return NodeOut {
+                pns: ProofNumbers::DISPROVEN,
+                bound: 0,
+                dep: 0,
+            };
         }
         let mut moves = Vec::new();
         if or {
             if budget == 0 {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                };
             }
             pos.checks(&mut moves);
             if moves.is_empty() {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: UNBOUNDED, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: UNBOUNDED,
+                    dep: NO_DEP,
+                };
             }
         } else {
             pos.evasions(&mut moves);
             if moves.is_empty() {
-                self.table.store(key, hand, ProofNumbers::PROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::PROVEN, bound: 0, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::PROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::PROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                };
             }
             if budget == 0 {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                };
             }
             // Board moves first, then drops grouped by square (lazy interposition chains).
             moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
@@ -416,7 +519,11 @@ impl<P: MatePosition> Solver<P> {
                 c.bound = UNBOUNDED;
                 c.dep = d;
                 c.fixed = true;
-            } else if let Some(&(b, d)) = self.rep_table.get(&(cpk, self.path_hash)).filter(|x| x.0 >= child_budget) {
+            } else if let Some(&(b, d)) = self
+                .rep_table
+                .get(&(cpk, self.path_hash))
+                .filter(|x| x.0 >= child_budget)
+            {
                 c.pns = ProofNumbers::DISPROVEN;
                 c.bound = b;
                 c.dep = d;
@@ -431,7 +538,8 @@ impl<P: MatePosition> Solver<P> {
                 scratch.clear();
                 pos.evasions(&mut scratch);
                 if scratch.is_empty() {
-                    self.table.store(ckey, chand, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                    self.table
+                        .store(ckey, chand, ProofNumbers::PROVEN, 0, depth + 1, 1);
                     c.pns = ProofNumbers::PROVEN;
                 } else {
                     // Count drops once per square, as the lazy interposition expands them.
@@ -444,14 +552,25 @@ impl<P: MatePosition> Solver<P> {
                         }
                     }
                     let squares = squares.count_ones();
-                    c.pns = ProofNumbers { pn: (n + squares).max(1), dn: 1 };
+                    c.pns = ProofNumbers {
+                        pn: (n + squares).max(1),
+                        dn: 1,
+                    };
                 }
             }
             pos.undo();
             if or && c.pns.is_proven() {
-                early = Some(NodeOut { pns: ProofNumbers::PROVEN, bound: bound_plus(c.bound), dep: NO_DEP });
+                early = Some(NodeOut {
+                    pns: ProofNumbers::PROVEN,
+                    bound: bound_plus(c.bound),
+                    dep: NO_DEP,
+                });
             } else if !or && c.pns.is_disproven() {
-                early = Some(NodeOut { pns: ProofNumbers::DISPROVEN, bound: bound_plus(c.bound), dep: c.dep });
+                early = Some(NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: bound_plus(c.bound),
+                    dep: c.dep,
+                });
             }
             if early.is_some() {
                 break;
@@ -476,11 +595,16 @@ impl<P: MatePosition> Solver<P> {
                         c.seen = true;
                     }
                 }
-                let (pns, best, second, bound, dep, open) = self.compute(or, &children, &mut blocked);
+                let (pns, best, second, bound, dep, open) =
+                    self.compute(or, &children, &mut blocked);
                 if pns.is_solved() {
                     break NodeOut { pns, bound, dep };
                 }
-                if !inc && children.iter().any(|c| c.seen && !c.pns.is_solved() && c.ply <= depth) {
+                if !inc
+                    && children
+                        .iter()
+                        .any(|c| c.seen && !c.pns.is_solved() && c.ply <= depth)
+                {
                     inc = true;
                 }
                 if first && inc {
@@ -489,17 +613,27 @@ impl<P: MatePosition> Solver<P> {
                 }
                 first = false;
                 if pns.pn >= th.pn || pns.dn >= th.dn || self.aborted {
-                    break NodeOut { pns, bound: 0, dep: NO_DEP };
+                    break NodeOut {
+                        pns,
+                        bound: 0,
+                        dep: NO_DEP,
+                    };
                 }
                 let bi = best.expect("an open child exists");
                 let b = children[bi];
                 // Weak numbers: the node reaches its threshold when the best child reaches th - (open - 1).
                 let cth = if or {
                     let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
-                    ProofNumbers { pn: th.pn.min(second.saturating_add(1)), dn: th.dn.saturating_sub(others) }
+                    ProofNumbers {
+                        pn: th.pn.min(second.saturating_add(1)),
+                        dn: th.dn.saturating_sub(others),
+                    }
                 } else {
                     let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
-                    ProofNumbers { pn: th.pn.saturating_sub(others), dn: th.dn.min(second.saturating_add(1)) }
+                    ProofNumbers {
+                        pn: th.pn.saturating_sub(others),
+                        dn: th.dn.min(second.saturating_add(1)),
+                    }
                 };
                 pos.play(b.mv);
                 let out = self.mid(pos, cth, depth + 1, child_budget, inc);
@@ -519,17 +653,29 @@ impl<P: MatePosition> Solver<P> {
         let amount = self.nodes - start_nodes + 1;
         if result.pns.is_disproven() {
             if result.dep >= depth {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, result.bound, depth, amount);
-                return NodeOut { dep: NO_DEP, ..result };
+                self.table.store(
+                    key,
+                    hand,
+                    ProofNumbers::DISPROVEN,
+                    result.bound,
+                    depth,
+                    amount,
+                );
+                return NodeOut {
+                    dep: NO_DEP,
+                    ..result
+                };
             }
             // Path-dependent (GHI): stored only for this exact path set.
             if self.rep_table.len() >= REP_TABLE_MAX {
                 self.rep_table.clear();
             }
-            self.rep_table.insert((my_pk, self.path_hash), (result.bound, result.dep));
+            self.rep_table
+                .insert((my_pk, self.path_hash), (result.bound, result.dep));
             return result;
         }
-        self.table.store(key, hand, result.pns, result.bound, depth, amount);
+        self.table
+            .store(key, hand, result.pns, result.bound, depth, amount);
         result
     }
 
@@ -559,12 +705,24 @@ impl<P: MatePosition> Solver<P> {
 
     /// Proves `pos` within `budget` plies (at path depth `depth`) if the table no longer knows it.
     fn ensure(&mut self, pos: &mut P, depth: u16, budget: u16) -> Option<u16> {
-        if let Some(f) = self.table.lookup(pos.board_key(), pos.hand_of(self.attacker), budget) {
+        if let Some(f) = self
+            .table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), budget)
+        {
             if f.pns.is_proven() {
                 return Some(f.bound);
             }
         }
-        let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, depth, budget, false);
+        let out = self.mid(
+            pos,
+            ProofNumbers {
+                pn: ProofNumbers::INF,
+                dn: ProofNumbers::INF,
+            },
+            depth,
+            budget,
+            false,
+        );
         out.pns.is_proven().then_some(out.bound)
     }
 
@@ -615,7 +773,11 @@ impl<P: MatePosition> Solver<P> {
                 bounds.push(b);
             }
             let choice = if or {
-                let mut pick = bounds.iter().enumerate().filter_map(|(i, b)| b.map(|b| (b, i))).min();
+                let mut pick = bounds
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.map(|b| (b, i)))
+                    .min();
                 if pick.is_none() {
                     // The proof was evicted: prove the best check again.
                     for (i, &m) in moves.iter().enumerate() {
@@ -646,7 +808,10 @@ impl<P: MatePosition> Solver<P> {
                         pos.play(m);
                         let out = self.mid(
                             &mut pos,
-                            ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF },
+                            ProofNumbers {
+                                pn: ProofNumbers::INF,
+                                dn: ProofNumbers::INF,
+                            },
                             depth + 1,
                             budget - 3,
                             false,
@@ -682,7 +847,16 @@ impl<P: MatePosition> Solver<P> {
             self.path.insert(root.position_key(), 1);
             self.path_hash = mix(root.position_key());
             root.play(m);
-            let r = self.mid(root, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 2, budget, false);
+            let r = self.mid(
+                root,
+                ProofNumbers {
+                    pn: ProofNumbers::INF,
+                    dn: ProofNumbers::INF,
+                },
+                2,
+                budget,
+                false,
+            );
             root.undo();
             if r.pns.is_proven() {
                 out.push(m);

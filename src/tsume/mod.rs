@@ -89,9 +89,15 @@ impl ProofNumbers {
     /// Infinity.
     pub const INF: u32 = u32::MAX;
     /// A proven node.
-    pub const PROVEN: ProofNumbers = ProofNumbers { pn: 0, dn: Self::INF };
+    pub const PROVEN: ProofNumbers = ProofNumbers {
+        pn: 0,
+        dn: Self::INF,
+    };
     /// A disproven node.
-    pub const DISPROVEN: ProofNumbers = ProofNumbers { pn: Self::INF, dn: 0 };
+    pub const DISPROVEN: ProofNumbers = ProofNumbers {
+        pn: Self::INF,
+        dn: 0,
+    };
     /// A fresh leaf.
     pub const LEAF: ProofNumbers = ProofNumbers { pn: 1, dn: 1 };
     /// Whether proven.
@@ -128,6 +134,13 @@ pub struct SolverOptions {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { nodes: None, time: None, memory_mib: 256, shortest: false, alt_nodes: 0, max_plies: None }
+        SolverOptions {
+            nodes: None,
+            time: None,
+            memory_mib: 256,
+            shortest: false,
+            alt_nodes: 0,
+            max_plies: None,
+        }
     }
 }

@@ -52,7 +52,9 @@ fn and_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
 pub fn mate_length(root: &Position, max: u32) -> Option<u32> {
     let mut pos = root.clone();
     let mut path = Vec::new();
-    (1..=max).step_by(2).find(|&d| or_node(&mut pos, d, &mut path))
+    (1..=max)
+        .step_by(2)
+        .find(|&d| or_node(&mut pos, d, &mut path))
 }
 
 /// The first moves that mate within `plies` plies.

@@ -31,7 +31,12 @@ pub fn read_problems(text: &str) -> Vec<Problem> {
                 line: i + 1,
             }
         } else {
-            Problem { id: format!("line-{}", i + 1), sfen: line.to_string(), extra: Vec::new(), line: i + 1 }
+            Problem {
+                id: format!("line-{}", i + 1),
+                sfen: line.to_string(),
+                extra: Vec::new(),
+                line: i + 1,
+            }
         };
         out.push(p);
     }
@@ -40,7 +45,13 @@ pub fn read_problems(text: &str) -> Vec<Problem> {
 
 /// `# Source:` lines of a file.
 pub fn sources(text: &str) -> Vec<String> {
-    text.lines().filter_map(|l| l.trim().strip_prefix("# Source:").map(|s| s.trim().to_string())).collect()
+    text.lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("# Source:")
+                .map(|s| s.trim().to_string())
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -22,17 +22,25 @@ pub fn run_usi(input: impl BufRead, mut output: impl Write) -> std::io::Result<(
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("usi") => {
-                writeln!(output, "id name shogi-lab tsume {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(
+                    output,
+                    "id name shogi-lab tsume {}",
+                    env!("CARGO_PKG_VERSION")
+                )?;
                 writeln!(output, "id author shogi-lab")?;
-                writeln!(output, "option name USI_Hash type spin default 256 min 1 max 65536")?;
+                writeln!(
+                    output,
+                    "option name USI_Hash type spin default 256 min 1 max 65536"
+                )?;
                 writeln!(output, "usiok")?;
             }
             Some("isready") => writeln!(output, "readyok")?,
             Some("setoption") => {
                 // setoption name USI_Hash value N
-                if let (Some(n), Some(v)) =
-                    (words.iter().position(|&w| w == "name"), words.iter().position(|&w| w == "value"))
-                {
+                if let (Some(n), Some(v)) = (
+                    words.iter().position(|&w| w == "name"),
+                    words.iter().position(|&w| w == "value"),
+                ) {
                     if words.get(n + 1) == Some(&"USI_Hash") {
                         if let Some(x) = words.get(v + 1).and_then(|x| x.parse::<usize>().ok()) {
                             hash_mib = x.max(1);
@@ -42,7 +50,9 @@ pub fn run_usi(input: impl BufRead, mut output: impl Write) -> std::io::Result<(
             }
             Some("position") => match parse_usi_position(&line, Rules::TSUME) {
                 // The side to move attacks; the defender's hand is as given (USI positions are complete).
-                Ok(p) => position = load_problem(&write_sfen(&p.position), DefenderHand::AsGiven).ok(),
+                Ok(p) => {
+                    position = load_problem(&write_sfen(&p.position), DefenderHand::AsGiven).ok()
+                }
                 Err(e) => {
                     writeln!(output, "info string bad position: {e}")?;
                     position = None;
@@ -59,10 +69,20 @@ pub fn run_usi(input: impl BufRead, mut output: impl Write) -> std::io::Result<(
                     (Some(&"mate"), Some(ms)) => ms.parse::<u64>().ok().map(Duration::from_millis),
                     _ => None,
                 };
-                let opts = SolverOptions { time, memory_mib: hash_mib, ..SolverOptions::default() };
+                let opts = SolverOptions {
+                    time,
+                    memory_mib: hash_mib,
+                    ..SolverOptions::default()
+                };
                 let r = solve(pos, &opts);
                 let ms = r.stats.time.as_millis().max(1) as u64;
-                writeln!(output, "info nodes {} nps {} time {}", r.stats.nodes, r.stats.nodes * 1000 / ms, ms)?;
+                writeln!(
+                    output,
+                    "info nodes {} nps {} time {}",
+                    r.stats.nodes,
+                    r.stats.nodes * 1000 / ms,
+                    ms
+                )?;
                 match r.outcome {
                     Outcome::Mate => writeln!(output, "checkmate {}", r.line_usi())?,
                     Outcome::NoMate => writeln!(output, "checkmate nomate")?,
