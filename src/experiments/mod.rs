@@ -3,6 +3,7 @@
 
 pub mod perft_speed;
 pub mod quantum;
+pub mod records;
 pub mod tsume;
 
 use std::fmt::Write;
@@ -71,6 +72,7 @@ pub struct Experiment {
 pub fn registry() -> Vec<Experiment> {
     vec![
         perft_speed::EXPERIMENT,
+        records::EXPERIMENT,
         quantum::EXPERIMENT,
         tsume::EXPERIMENT,
     ]
