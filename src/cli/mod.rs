@@ -3,6 +3,7 @@
 
 mod experiments;
 mod perft;
+mod place;
 
 use clap::{Parser, Subcommand};
 
@@ -45,6 +46,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (perft).
     Perft(perft::PerftArgs),
+    /// 利かずの駒並べ: place pieces so that none is attacked (find, count, list).
+    Place(place::PlaceArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
+        Command::Place(a) => place::run(a),
     }
 }
 

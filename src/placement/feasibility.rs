@@ -124,31 +124,69 @@ pub struct RunSummary {
 
 const FILE_MASK: u128 = 0x1ff;
 
-/// Scans the runs of free squares (`!occ & !att`) file by file.
-#[inline]
-pub fn summarize(dirs: Directions, occ: u128, att: u128) -> RunSummary {
-    let table = &RUN_TABLE[dirs as usize];
+/// Scans the runs of free squares (`!occ & !att`) file by file: the slow
+/// twin of [`summarize`], which looks each file up in [`FILE_TABLE`].
+pub fn summarize_scan(dirs: Directions, occ: u128, att: u128) -> RunSummary {
     let free_all = !(occ | att) & ((1u128 << 81) - 1);
     let mut s = RunSummary { free_squares: free_all.count_ones(), ..RunSummary::default() };
     for f in 0..9 {
-        let mut free = ((free_all >> (9 * f)) & FILE_MASK) as u32;
+        let free = ((free_all >> (9 * f)) & FILE_MASK) as u32;
         let att9 = ((att >> (9 * f)) & FILE_MASK) as u32;
-        while free != 0 {
-            let top = free.trailing_zeros();
-            let len = (!(free >> top)).trailing_zeros();
-            let bottom = top + len - 1;
-            let top_soft = top == 0 || att9 >> (top - 1) & 1 == 1;
-            let bottom_soft = bottom == 8 || att9 >> (bottom + 1) & 1 == 1;
-            let e = &table[len as usize][top_soft as usize][bottom_soft as usize];
-            s.max_pawns += e.max as u32;
-            s.cheap += e.free as u32;
-            let x = (e.max - e.free) as u32;
-            s.even_extra += x & !1;
-            s.odd_extra += x & 1;
-            free &= !(((1u32 << len) - 1) << top);
-        }
+        let t = scan_file(dirs, free, att9);
+        s.max_pawns += t & 0xff;
+        s.cheap += t >> 8 & 0xff;
+        s.even_extra += t >> 16 & 0xff;
+        s.odd_extra += t >> 24;
     }
     s
+}
+
+/// One file: packed `max | cheap << 8 | even_extra << 16 | odd_extra << 24`.
+fn scan_file(dirs: Directions, mut free: u32, att9: u32) -> u32 {
+    let table = &RUN_TABLE[dirs as usize];
+    let (mut max, mut cheap, mut even, mut odd) = (0u32, 0u32, 0u32, 0u32);
+    while free != 0 {
+        let top = free.trailing_zeros();
+        let len = (!(free >> top)).trailing_zeros();
+        let bottom = top + len - 1;
+        let top_soft = top == 0 || att9 >> (top - 1) & 1 == 1;
+        let bottom_soft = bottom == 8 || att9 >> (bottom + 1) & 1 == 1;
+        let e = &table[len as usize][top_soft as usize][bottom_soft as usize];
+        max += e.max as u32;
+        cheap += e.free as u32;
+        let x = (e.max - e.free) as u32;
+        even += x & !1;
+        odd += x & 1;
+        free &= !(((1u32 << len) - 1) << top);
+    }
+    max | cheap << 8 | even << 16 | odd << 24
+}
+
+/// `FILE_TABLE[dirs][free9 | att9 << 9]`: [`scan_file`] for every file pattern.
+pub static FILE_TABLE: LazyLock<[Vec<u32>; 2]> = LazyLock::new(|| {
+    let build = |dirs| (0..1u32 << 18).map(|key| scan_file(dirs, key & 0x1ff & !(key >> 9), key >> 9)).collect();
+    [build(Directions::One), build(Directions::Two)]
+});
+
+/// The runs of the free squares (`!occ & !att`), summarised.
+#[inline]
+pub fn summarize(dirs: Directions, occ: u128, att: u128) -> RunSummary {
+    let table = &FILE_TABLE[dirs as usize];
+    let free_all = !(occ | att) & ((1u128 << 81) - 1);
+    let mut packed = 0u32;
+    for f in 0..9 {
+        let free = ((free_all >> (9 * f)) & FILE_MASK) as usize;
+        let att9 = ((att >> (9 * f)) & FILE_MASK) as usize;
+        // Each field stays below 256: at most 9 per file.
+        packed += table[free | att9 << 9];
+    }
+    RunSummary {
+        free_squares: free_all.count_ones(),
+        max_pawns: packed & 0xff,
+        cheap: packed >> 8 & 0xff,
+        even_extra: packed >> 16 & 0xff,
+        odd_extra: packed >> 24,
+    }
 }
 
 /// Least squares used by `n` Sente pawns, or `None` if they do not fit.
@@ -310,6 +348,24 @@ mod tests {
                     Directions::Two => min_cost_two(&s, n as u32),
                 };
                 assert_eq!(fast, knapsack(&runs, n), "{dirs:?} n={n} runs={runs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn file_table_matches_scan_on_random_boards() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..20_000 {
+            let (mut occ, mut att) = (0u128, 0u128);
+            for i in 0..81 {
+                match rng.gen_range(0..3) {
+                    0 => occ |= 1u128 << i,
+                    1 => att |= 1u128 << i,
+                    _ => {}
+                }
+            }
+            for dirs in [Directions::One, Directions::Two] {
+                assert_eq!(summarize(dirs, occ, att), summarize_scan(dirs, occ, att));
             }
         }
     }

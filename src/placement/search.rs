@@ -283,6 +283,7 @@ impl<'a> Searcher<'a> {
         let stone = degrades_to_stone(g.kind);
         let (pawns, stones) = if stone { (n.pawns, n.stones - 1) } else { (n.pawns - 1, n.stones) };
         let free = !(n.occ | n.att) & Bitboard::FULL.0 & (!0u128 << n.min_sq);
+        let last = n.gi + 1 == self.groups.len();
         for sq in Bitboard(free) {
             let bit = 1u128 << sq.index();
             for &color in g.colors {
@@ -291,7 +292,10 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let (occ, att) = (n.occ | bit, n.att | a);
-                if !feasible(self.dirs, occ, att, pawns, stones) {
+                // In the last group the remaining pieces go on later squares only:
+                // for the test, the earlier free squares count as attacked (never used).
+                let test_att = if last { (att | (bit - 1)) & !occ } else { att };
+                if !feasible(self.dirs, occ, test_att, pawns, stones) {
                     continue;
                 }
                 let mut child = Node { occ, att, gi: n.gi, left: n.left - 1, min_sq: sq.index() + 1, pawns, stones };
