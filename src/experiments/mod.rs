@@ -2,6 +2,7 @@
 //! CLI (`shogi-lab experiments`) runs them and writes `paper/results/*.md`.
 
 pub mod perft_speed;
+pub mod placement;
 
 use std::fmt::Write;
 
@@ -59,5 +60,5 @@ pub struct Experiment {
 
 /// Every registered experiment, in the order they run.
 pub fn registry() -> Vec<Experiment> {
-    vec![perft_speed::EXPERIMENT]
+    vec![perft_speed::EXPERIMENT, placement::EXPERIMENT]
 }

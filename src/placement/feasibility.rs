@@ -303,7 +303,7 @@ mod tests {
         // Spot values from the seed: a soft-topped column of 9 holds 5 Sente pawns.
         assert_eq!(RUN_TABLE[0][9][1][1].max, 5);
         // Facing pawns (▲△ 空 ▲△ …) hold more in two directions.
-        assert_eq!(RUN_TABLE[1][9][1][1].max, 7);
+        assert_eq!(RUN_TABLE[1][9][1][1].max, 6); // ▲△ 空 ▲△ 空 ▲ 空 △
         assert_eq!(RUN_TABLE[1][3][0][0].cost[2], 3);
     }
 
