@@ -80,10 +80,22 @@ fn p6_closed_form() {
 
 #[test]
 fn closed_form_pawn_leaves_match_listing() {
-    for text in ["R2B2P2", "G2S2P3", "K2L2P2", "N4P4", "RBGSNLPK"] {
-        let p = problem(text, Directions::One);
+    let cases: &[(&str, u8, u8)] = &[
+        ("R2B2P4", 6, 6),
+        ("R2P3", 9, 5),
+        ("K2G2P2", 9, 4),
+        ("P6", 5, 6),
+        ("P5", 7, 5),
+        ("G2S2P3", 6, 6),
+        ("K2L2P4", 6, 6),
+        ("N4P5", 5, 6),
+        ("RBGSNLPK", 6, 6),
+        ("P4", 9, 4),
+    ];
+    for &(text, files, ranks) in cases {
+        let p = problem(text, Directions::One).on_board(files, ranks);
         let (fast, slow) = (p.count(), p.count_by_listing());
-        assert_eq!((fast.count, fast.symmetric), (slow.count, slow.symmetric), "{text}");
+        assert_eq!((fast.count, fast.symmetric), (slow.count, slow.symmetric), "{text} {files}x{ranks}");
     }
 }
 
@@ -113,6 +125,7 @@ fn solver_matches_brute_force_on_small_boards() {
             let slow = p.count_by_listing();
             assert_eq!(fast.count, brute, "{text} {files}x{ranks} {dirs:?} count");
             assert_eq!(slow.count, brute, "{text} {files}x{ranks} {dirs:?} listing");
+            assert_eq!(fast.symmetric, slow.symmetric, "{text} {files}x{ranks} {dirs:?} symmetric");
             assert_eq!(list_checked(&p).len() as u64, brute, "{text} {files}x{ranks} {dirs:?} listed");
             let expect_found = brute > 0;
             match p.first(None).0 {

@@ -73,7 +73,8 @@ pub struct Problem {
 pub struct Count {
     /// Placements (mirror images counted separately).
     pub count: u64,
-    /// Placements equal to their own left-right mirror image.
+    /// Placements equal to their own left-right mirror image (on a board of
+    /// `files` files: file f ↔ files + 1 − f; f ↔ 10 − f on the full board).
     pub symmetric: u64,
     /// Search nodes visited (pieces placed).
     pub nodes: u64,
@@ -265,6 +266,8 @@ struct Searcher<'a> {
     budget: Option<&'a Budget>,
     /// One direction and the last group is the pawns: count them in closed form.
     pawn_leaf: Option<usize>,
+    files: u8,
+    region: u128,
 }
 
 impl<'a> Searcher<'a> {
@@ -273,7 +276,17 @@ impl<'a> Searcher<'a> {
             Some(g) if g.kind == PieceKind::Pawn && p.dirs == Directions::One => Some(groups.len() - 1),
             _ => None,
         };
-        Searcher { dirs: p.dirs, groups, placed: Vec::new(), nodes: 0, flushed: 0, budget, pawn_leaf }
+        Searcher {
+            dirs: p.dirs,
+            groups,
+            placed: Vec::new(),
+            nodes: 0,
+            flushed: 0,
+            budget,
+            pawn_leaf,
+            files: p.files,
+            region: p.region().0,
+        }
     }
 
     /// Calls `f` for each child of a non-leaf node that passes the pruning test.
@@ -341,11 +354,14 @@ impl<'a> Searcher<'a> {
     fn count(&mut self, n: Node, c: &mut Count, closed_form: bool) {
         if self.is_leaf(&n) {
             c.count += 1;
-            c.symmetric += is_mirror_symmetric(&self.placed) as u64;
+            c.symmetric += is_mirror_symmetric(&self.placed, self.files) as u64;
             return;
         }
         if closed_form && self.pawn_leaf == Some(n.gi) {
-            let (all, sym) = pawn_completions(n.occ, n.att, n.left as usize, is_mirror_symmetric(&self.placed));
+            let region_att = n.att & self.region;
+            let symmetric_board =
+                mirror_bb(region_att, self.files) == region_att && is_mirror_symmetric(&self.placed, self.files);
+            let (all, sym) = pawn_completions(n.occ, n.att, n.left as usize, symmetric_board, self.files);
             c.count += all;
             c.symmetric += sym;
             return;
@@ -395,11 +411,22 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Whether a list of pieces equals its left-right mirror image.
-fn is_mirror_symmetric(placed: &[(Square, Piece)]) -> bool {
+/// The mirror image of a square on a board of `files` files (file f → files + 1 − f).
+fn mirror_sq(s: Square, files: u8) -> Square {
+    Square::new(files + 1 - s.file(), s.rank()).expect("on the board")
+}
+
+/// Whether a list of pieces equals its left-right mirror image on a board of `files` files.
+fn is_mirror_symmetric(placed: &[(Square, Piece)], files: u8) -> bool {
     let occ: u128 = placed.iter().map(|(s, _)| 1u128 << s.index()).sum();
-    let mirrored: u128 = placed.iter().map(|(s, _)| 1u128 << s.mirror().index()).sum();
-    occ == mirrored && placed.iter().all(|&(s, p)| placed.iter().any(|&(t, q)| t == s.mirror() && q == p))
+    let mirrored: u128 = placed.iter().map(|&(s, _)| 1u128 << mirror_sq(s, files).index()).sum();
+    occ == mirrored && placed.iter().all(|&(s, p)| placed.iter().any(|&(t, q)| t == mirror_sq(s, files) && q == p))
+}
+
+/// A bitboard of the first `files` files mirrored left-right (file f → files + 1 − f).
+fn mirror_bb(b: u128, files: u8) -> u128 {
+    let n = files as u32;
+    (0..n).fold(0u128, |m, f| m | ((b >> (9 * f)) & 0x1ff) << (9 * (n - 1 - f)))
 }
 
 /// Ways to choose `k` of `n` squares in a row with no two adjacent: C(n − k + 1, k).
@@ -423,8 +450,9 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// pawns are pairwise non-adjacent, and the run's top square is unusable when
 /// the square above it is occupied. Returns (all, mirror-symmetric), the
 /// latter counted only when `board_symmetric` (the board so far is its own
-/// mirror image): then files 1–4 decide files 9–6 (x → x²) and file 5 is free.
-fn pawn_completions(occ: u128, att: u128, n: usize, board_symmetric: bool) -> (u64, u64) {
+/// mirror image on its `files` files): pairs of mirrored files count once (x → x²), the middle file (odd `files`) as is.
+fn pawn_completions(occ: u128, att: u128, n: usize, board_symmetric: bool, files: u8) -> (u64, u64) {
+    let files = files as usize;
     let free_all = !(occ | att) & Bitboard::FULL.0;
     let mut all = vec![0u64; n + 1];
     all[0] = 1;
@@ -439,9 +467,9 @@ fn pawn_completions(occ: u128, att: u128, n: usize, board_symmetric: bool) -> (u
             let usable = len - usize::from(hard_top);
             let w: Vec<u64> = (0..=usable.div_ceil(2)).map(|k| non_adjacent(usable, k)).collect();
             multiply(&mut all, &w, 1);
-            if board_symmetric && f < 4 {
+            if board_symmetric && 2 * f + 1 < files {
                 multiply(&mut sym, &w, 2);
-            } else if board_symmetric && f == 4 {
+            } else if board_symmetric && 2 * f + 1 == files {
                 multiply(&mut sym, &w, 1);
             }
             free &= !(((1u32 << len) - 1) << top);
