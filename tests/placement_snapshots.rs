@@ -21,8 +21,17 @@ fn snapshot_boards() {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../snapshots");
     settings.bind(|| {
-        insta::assert_snapshot!("placement_forty_first", first_listed("P18L4N4S4G4K2R2B2", Directions::One));
-        insta::assert_snapshot!("placement_r2b2_first", first_listed("R2B2", Directions::One));
-        insta::assert_snapshot!("placement_two_dir_knights", first_listed("N8P8", Directions::Two));
+        insta::assert_snapshot!(
+            "placement_forty_first",
+            first_listed("P18L4N4S4G4K2R2B2", Directions::One)
+        );
+        insta::assert_snapshot!(
+            "placement_r2b2_first",
+            first_listed("R2B2", Directions::One)
+        );
+        insta::assert_snapshot!(
+            "placement_two_dir_knights",
+            first_listed("N8P8", Directions::Two)
+        );
     });
 }

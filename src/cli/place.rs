@@ -31,18 +31,32 @@ pub struct PlaceArgs {
 }
 
 fn checked(p: &Problem, b: &Placement) -> Result<(), Failure> {
-    check_placement(p, b).map_err(|e| Failure::internal(format!("solver output failed the checker: {e}: {}", b.sfen())))
+    check_placement(p, b).map_err(|e| {
+        Failure::internal(format!(
+            "solver output failed the checker: {e}: {}",
+            b.sfen()
+        ))
+    })
 }
 
 pub fn run(a: PlaceArgs) -> Result<(), Failure> {
-    let set = PieceSet::parse(&a.pieces).map_err(|e| Failure::input(format!("bad piece set {:?}: {e}", a.pieces)))?;
-    let dirs = if a.both_directions { Directions::Two } else { Directions::One };
+    let set = PieceSet::parse(&a.pieces)
+        .map_err(|e| Failure::input(format!("bad piece set {:?}: {e}", a.pieces)))?;
+    let dirs = if a.both_directions {
+        Directions::Two
+    } else {
+        Directions::One
+    };
     let dir_name = if a.both_directions { "two" } else { "one" };
     let p = Problem::new(set, dirs);
     let t = Instant::now();
     if a.count {
         let bar = ProgressBar::new(1);
-        bar.set_style(ProgressStyle::with_template("[{bar:30}] {pos}/{len} branches {elapsed}").expect("template").progress_chars("=> "));
+        bar.set_style(
+            ProgressStyle::with_template("[{bar:30}] {pos}/{len} branches {elapsed}")
+                .expect("template")
+                .progress_chars("=> "),
+        );
         let c = p.count_with_progress(&|done, total| {
             bar.set_length(total);
             bar.set_position(done);
@@ -86,7 +100,10 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
             return Err(e);
         }
         if !a.json {
-            super::emit(format!("{n} placements, {nodes} nodes, {:.3} s", t.elapsed().as_secs_f64()));
+            super::emit(format!(
+                "{n} placements, {nodes} nodes, {:.3} s",
+                t.elapsed().as_secs_f64()
+            ));
         }
         return Ok(());
     }
@@ -111,7 +128,9 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 super::emit(b.sfen());
                 super::emit(b.diagram());
             }
-            First::Impossible => super::emit(format!("impossible: no placement of {set} ({dir_name} direction(s)); exhaustive search")),
+            First::Impossible => super::emit(format!(
+                "impossible: no placement of {set} ({dir_name} direction(s)); exhaustive search"
+            )),
             First::Unknown => super::emit("unknown: node limit reached, nothing proved"),
         }
         super::emit(format!("nodes {nodes}, time {secs:.3} s"));

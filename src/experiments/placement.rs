@@ -35,7 +35,10 @@ pub const TWO_DIRECTIONAL_NEXT: &[(&str, &str)] = &[
 ];
 
 fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
-    let cmd = format!("`cargo run --release -- experiments placement{}`", if config.full { " --full" } else { "" });
+    let cmd = format!(
+        "`cargo run --release -- experiments placement{}`",
+        if config.full { " --full" } else { "" }
+    );
     let mut tables = Vec::new();
     let steps = 4 + 8 + TWO_DIRECTIONAL_MAXIMA.len() + TWO_DIRECTIONAL_NEXT.len();
     let mut step = 0u64;
@@ -50,7 +53,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let c = forty.count();
     let count_secs = t.elapsed().as_secs_f64();
     if c.count != 3720 || c.up_to_mirror() != 1860 {
-        return Err(format!("40 pieces: {} placements ({} up to mirror), expected 3720 (1860)", c.count, c.up_to_mirror()));
+        return Err(format!(
+            "40 pieces: {} placements ({} up to mirror), expected 3720 (1860)",
+            c.count,
+            c.up_to_mirror()
+        ));
     }
     let t = Instant::now();
     let mut listed = 0u64;
@@ -83,7 +90,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
 
     // 2. Published small counts.
     let mut rows = Vec::new();
-    for (text, want) in [("R2B2", 1_331_924u64), ("K2G2", 5_772_534), ("P6", 227_916_084)] {
+    for (text, want) in [
+        ("R2B2", 1_331_924u64),
+        ("K2G2", 5_772_534),
+        ("P6", 227_916_084),
+    ] {
         let p = Problem::new(set(text)?, Directions::One);
         let t = Instant::now();
         let c = p.count();
@@ -91,12 +102,28 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         if c.count != want {
             return Err(format!("{text}: {} placements, expected {want}", c.count));
         }
-        rows.push(vec![text.into(), c.count.to_string(), c.up_to_mirror().to_string(), c.nodes.to_string(), format!("{secs:.3}"), "✓".into()]);
+        rows.push(vec![
+            text.into(),
+            c.count.to_string(),
+            c.up_to_mirror().to_string(),
+            c.nodes.to_string(),
+            format!("{secs:.3}"),
+            "✓".into(),
+        ]);
         tick();
     }
     tables.push(Table {
         title: "One direction, small sets (published counts)".into(),
-        columns: ["set", "placements", "up to mirror", "nodes", "seconds", "matches"].map(String::from).to_vec(),
+        columns: [
+            "set",
+            "placements",
+            "up to mirror",
+            "nodes",
+            "seconds",
+            "matches",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows,
         notes: vec![format!("Command: {cmd}.")],
     });
@@ -116,7 +143,14 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let quick_only: &[&str] = &[];
     for &(name, text) in minus {
         if !config.full && !quick_only.contains(&name) {
-            rows.push(vec![format!("−{name}"), text.into(), "(--full)".into(), "".into(), "".into(), "".into()]);
+            rows.push(vec![
+                format!("−{name}"),
+                text.into(),
+                "(--full)".into(),
+                "".into(),
+                "".into(),
+                "".into(),
+            ]);
             tick();
             continue;
         }
@@ -124,7 +158,14 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         let t = Instant::now();
         let c = p.count();
         let secs = t.elapsed().as_secs_f64();
-        rows.push(vec![format!("−{name}"), text.into(), c.count.to_string(), c.up_to_mirror().to_string(), c.nodes.to_string(), format!("{secs:.3}")]);
+        rows.push(vec![
+            format!("−{name}"),
+            text.into(),
+            c.count.to_string(),
+            c.up_to_mirror().to_string(),
+            c.nodes.to_string(),
+            format!("{secs:.3}"),
+        ]);
         tick();
     }
     tables.push(Table {
@@ -135,9 +176,16 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     });
 
     // 4. Two directions: maxima and next steps.
-    let limit = if config.full { 2_000_000_000u64 } else { 2_000_000 };
+    let limit = if config.full {
+        2_000_000_000u64
+    } else {
+        2_000_000
+    };
     let mut rows = Vec::new();
-    for (group, list) in [("maximum", TWO_DIRECTIONAL_MAXIMA), ("next step", TWO_DIRECTIONAL_NEXT)] {
+    for (group, list) in [
+        ("maximum", TWO_DIRECTIONAL_MAXIMA),
+        ("next step", TWO_DIRECTIONAL_NEXT),
+    ] {
         for &(name, text) in list {
             let p = Problem::new(set(text)?, Directions::Two);
             let t = Instant::now();
@@ -151,7 +199,15 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
                 First::Impossible => "**impossible** (exhaustive)".into(),
                 First::Unknown => format!("unknown (stopped after {limit} nodes)"),
             };
-            rows.push(vec![group.into(), name.into(), text.into(), p.set.total().to_string(), result, nodes.to_string(), format!("{secs:.2}")]);
+            rows.push(vec![
+                group.into(),
+                name.into(),
+                text.into(),
+                p.set.total().to_string(),
+                result,
+                nodes.to_string(),
+                format!("{secs:.2}"),
+            ]);
             tick();
         }
     }

@@ -59,12 +59,20 @@ pub fn check_placement(problem: &Problem, placement: &Placement) -> Result<(), C
         occ = occ.with(sq);
     }
     if found != problem.set {
-        return Err(CheckError::WrongPieces { found, wanted: problem.set });
+        return Err(CheckError::WrongPieces {
+            found,
+            wanted: problem.set,
+        });
     }
     for (from, attacker) in placement.pieces() {
         for square in attacks_naive(attacker.color, attacker.kind, from, occ) & occ {
             let victim = placement.board[square.index()].expect("occupied");
-            return Err(CheckError::Attacked { square, victim, from, attacker });
+            return Err(CheckError::Attacked {
+                square,
+                victim,
+                from,
+                attacker,
+            });
         }
     }
     Ok(())
@@ -77,9 +85,14 @@ pub fn check_placement(problem: &Problem, placement: &Placement) -> Result<(), C
 /// already placed. No degradation, no ordering, no closed forms. Exponential:
 /// for small boards and small sets.
 pub fn brute_force_count(problem: &Problem) -> u64 {
-    let squares: Vec<Square> = Square::all().filter(|s| s.file() <= problem.files && s.rank() <= problem.ranks).collect();
-    let mut left: Vec<(PieceKind, u32)> =
-        STRONGEST_FIRST.iter().map(|&k| (k, problem.set.count(k))).filter(|&(_, n)| n > 0).collect();
+    let squares: Vec<Square> = Square::all()
+        .filter(|s| s.file() <= problem.files && s.rank() <= problem.ranks)
+        .collect();
+    let mut left: Vec<(PieceKind, u32)> = STRONGEST_FIRST
+        .iter()
+        .map(|&k| (k, problem.set.count(k)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
     let mut placed: Vec<(Square, Piece)> = Vec::new();
     fn go(
         dirs: Directions,
@@ -104,9 +117,12 @@ pub fn brute_force_count(problem: &Problem) -> u64 {
             let kind = left[j].0;
             for &color in colors_for(dirs, kind) {
                 let piece = Piece::new(color, kind);
-                let occ = placed.iter().fold(Bitboard::from_square(sq), |b, (s, _)| b.with(*s));
+                let occ = placed
+                    .iter()
+                    .fold(Bitboard::from_square(sq), |b, (s, _)| b.with(*s));
                 let clash = placed.iter().any(|&(s, p)| {
-                    attacks_naive(p.color, p.kind, s, occ).has(sq) || attacks_naive(color, kind, sq, occ).has(s)
+                    attacks_naive(p.color, p.kind, s, occ).has(sq)
+                        || attacks_naive(color, kind, sq, occ).has(s)
                 });
                 if clash {
                     continue;
@@ -120,5 +136,12 @@ pub fn brute_force_count(problem: &Problem) -> u64 {
         }
         total
     }
-    go(problem.dirs, &squares, 0, problem.set.total(), &mut left, &mut placed)
+    go(
+        problem.dirs,
+        &squares,
+        0,
+        problem.set.total(),
+        &mut left,
+        &mut placed,
+    )
 }

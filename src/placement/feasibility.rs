@@ -88,13 +88,20 @@ pub fn run_cost_brute(dirs: Directions, len: usize, top_soft: bool, bottom_soft:
         *c = (*c).min((pawns + killed) as u8);
     }
     let max = (0..10).rev().find(|&k| cost[k] != u8::MAX).unwrap_or(0) as u8;
-    let free = (0..=max as usize).take_while(|&k| cost[k] == k as u8).last().unwrap_or(0) as u8;
+    let free = (0..=max as usize)
+        .take_while(|&k| cost[k] == k as u8)
+        .last()
+        .unwrap_or(0) as u8;
     RunCost { max, free, cost }
 }
 
 /// `RUN_TABLE[dirs][len][top_soft][bottom_soft]`, by [`run_cost_brute`].
 pub static RUN_TABLE: LazyLock<[[[[RunCost; 2]; 2]; 10]; 2]> = LazyLock::new(|| {
-    let mut t = [[[[RunCost { max: 0, free: 0, cost: [0; 10] }; 2]; 2]; 10]; 2];
+    let mut t = [[[[RunCost {
+        max: 0,
+        free: 0,
+        cost: [0; 10],
+    }; 2]; 2]; 10]; 2];
     for (d, dirs) in [Directions::One, Directions::Two].into_iter().enumerate() {
         for (len, row) in t[d].iter_mut().enumerate() {
             for (ts, col) in row.iter_mut().enumerate() {
@@ -128,7 +135,10 @@ const FILE_MASK: u128 = 0x1ff;
 /// twin of [`summarize`], which looks each file up in [`FILE_TABLE`].
 pub fn summarize_scan(dirs: Directions, occ: u128, att: u128) -> RunSummary {
     let free_all = !(occ | att) & ((1u128 << 81) - 1);
-    let mut s = RunSummary { free_squares: free_all.count_ones(), ..RunSummary::default() };
+    let mut s = RunSummary {
+        free_squares: free_all.count_ones(),
+        ..RunSummary::default()
+    };
     for f in 0..9 {
         let free = ((free_all >> (9 * f)) & FILE_MASK) as u32;
         let att9 = ((att >> (9 * f)) & FILE_MASK) as u32;
@@ -164,7 +174,11 @@ fn scan_file(dirs: Directions, mut free: u32, att9: u32) -> u32 {
 
 /// `FILE_TABLE[dirs][free9 | att9 << 9]`: [`scan_file`] for every file pattern.
 pub static FILE_TABLE: LazyLock<[Vec<u32>; 2]> = LazyLock::new(|| {
-    let build = |dirs| (0..1u32 << 18).map(|key| scan_file(dirs, key & 0x1ff & !(key >> 9), key >> 9)).collect();
+    let build = |dirs| {
+        (0..1u32 << 18)
+            .map(|key| scan_file(dirs, key & 0x1ff & !(key >> 9), key >> 9))
+            .collect()
+    };
     [build(Directions::One), build(Directions::Two)]
 });
 
@@ -229,7 +243,15 @@ pub fn feasible(dirs: Directions, occ: u128, att: u128, pawns: u32, stones: u32)
 pub fn brute_feasible(dirs: Directions, occ: u128, att: u128, pawns: u32, stones: u32) -> bool {
     let free: Vec<usize> = (0..81).filter(|&i| (occ | att) >> i & 1 == 0).collect();
     // Piece codes: 1 stone, 2 Sente pawn, 3 Gote pawn.
-    fn go(dirs: Directions, occ: u128, free: &[usize], i: usize, cells: &mut [u8; 81], p: u32, s: u32) -> bool {
+    fn go(
+        dirs: Directions,
+        occ: u128,
+        free: &[usize],
+        i: usize,
+        cells: &mut [u8; 81],
+        p: u32,
+        s: u32,
+    ) -> bool {
         if p == 0 && s == 0 {
             // Check every new pawn: the square it attacks holds no piece.
             return (0..81).all(|sq| {
@@ -292,9 +314,16 @@ mod tests {
                                 k
                             } else {
                                 let x = k - e.free;
-                                k + if dirs == Directions::One { x } else { x.div_ceil(2) }
+                                k + if dirs == Directions::One {
+                                    x
+                                } else {
+                                    x.div_ceil(2)
+                                }
                             };
-                            assert_eq!(e.cost[k as usize], want, "{dirs:?} len {len} top {ts} bottom {bs} k {k}: {e:?}");
+                            assert_eq!(
+                                e.cost[k as usize], want,
+                                "{dirs:?} len {len} top {ts} bottom {bs} k {k}: {e:?}"
+                            );
                         }
                     }
                 }
@@ -330,12 +359,17 @@ mod tests {
     fn closed_forms_match_knapsack_on_random_run_sets() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
         for _ in 0..20_000 {
-            let dirs = if rng.gen() { Directions::One } else { Directions::Two };
+            let dirs = if rng.gen() {
+                Directions::One
+            } else {
+                Directions::Two
+            };
             let nruns = rng.gen_range(0..12);
             let mut s = RunSummary::default();
             let mut runs = vec![];
             for _ in 0..nruns {
-                let e = RUN_TABLE[dirs as usize][rng.gen_range(1..10)][rng.gen_range(0..2)][rng.gen_range(0..2)];
+                let e = RUN_TABLE[dirs as usize][rng.gen_range(1..10)][rng.gen_range(0..2)]
+                    [rng.gen_range(0..2)];
                 s.max_pawns += e.max as u32;
                 s.cheap += e.free as u32;
                 s.even_extra += ((e.max - e.free) & !1) as u32;

@@ -62,7 +62,10 @@ impl Placement {
     pub fn to_setup(&self) -> Setup {
         Setup {
             board: self.board,
-            hands: ByColor { sente: Hand::EMPTY, gote: Hand::EMPTY },
+            hands: ByColor {
+                sente: Hand::EMPTY,
+                gote: Hand::EMPTY,
+            },
             side_to_move: Color::Sente,
             move_number: 1,
         }

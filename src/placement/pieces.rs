@@ -54,11 +54,15 @@ pub enum PieceSetError {
 
 impl PieceSet {
     /// The 40 pieces of a game of shogi: `P18L4N4S4G4K2R2B2`.
-    pub const FULL_GAME: PieceSet = PieceSet { counts: [18, 4, 4, 4, 4, 2, 2, 2, 0, 0, 0, 0, 0, 0] };
+    pub const FULL_GAME: PieceSet = PieceSet {
+        counts: [18, 4, 4, 4, 4, 2, 2, 2, 0, 0, 0, 0, 0, 0],
+    };
 
     /// The empty set.
     pub const fn empty() -> PieceSet {
-        PieceSet { counts: [0; PieceKind::NUM] }
+        PieceSet {
+            counts: [0; PieceKind::NUM],
+        }
     }
 
     /// Parses `P18L4N4S4G4K2R2B2`-style text: a sequence of `[+]LETTER[COUNT]`
@@ -87,10 +91,14 @@ impl PieceSet {
                 }
             }
             let ch = text[i..].chars().next().unwrap_or('?');
-            let base = PieceKind::from_letter(ch).ok_or(PieceSetError::UnknownLetter { at: i, ch })?;
+            let base =
+                PieceKind::from_letter(ch).ok_or(PieceSetError::UnknownLetter { at: i, ch })?;
             i += ch.len_utf8();
             let kind = if promoted {
-                base.promote().ok_or(PieceSetError::NotPromotable { at: start, kind: base.kanji() })?
+                base.promote().ok_or(PieceSetError::NotPromotable {
+                    at: start,
+                    kind: base.kanji(),
+                })?
             } else {
                 base
             };
@@ -101,7 +109,9 @@ impl PieceSet {
             let count: u32 = if i == digits_start {
                 1
             } else {
-                text[digits_start..i].parse().map_err(|_| PieceSetError::BadCount { at: digits_start })?
+                text[digits_start..i]
+                    .parse()
+                    .map_err(|_| PieceSetError::BadCount { at: digits_start })?
             };
             if count > 81 {
                 return Err(PieceSetError::BadCount { at: digits_start });
@@ -178,11 +188,29 @@ mod tests {
     #[test]
     fn rejects_bad_text_with_offsets() {
         assert_eq!(PieceSet::parse(""), Err(PieceSetError::Empty));
-        assert_eq!(PieceSet::parse("P2X"), Err(PieceSetError::UnknownLetter { at: 2, ch: 'X' }));
-        assert_eq!(PieceSet::parse("P+G"), Err(PieceSetError::NotPromotable { at: 1, kind: '金' }));
-        assert_eq!(PieceSet::parse("P+"), Err(PieceSetError::DanglingPlus { at: 1 }));
-        assert_eq!(PieceSet::parse("P99"), Err(PieceSetError::BadCount { at: 1 }));
-        assert_eq!(PieceSet::parse("P81L"), Err(PieceSetError::TooMany { total: 82 }));
-        assert_eq!(PieceSet::parse("歩"), Err(PieceSetError::UnknownLetter { at: 0, ch: '歩' }));
+        assert_eq!(
+            PieceSet::parse("P2X"),
+            Err(PieceSetError::UnknownLetter { at: 2, ch: 'X' })
+        );
+        assert_eq!(
+            PieceSet::parse("P+G"),
+            Err(PieceSetError::NotPromotable { at: 1, kind: '金' })
+        );
+        assert_eq!(
+            PieceSet::parse("P+"),
+            Err(PieceSetError::DanglingPlus { at: 1 })
+        );
+        assert_eq!(
+            PieceSet::parse("P99"),
+            Err(PieceSetError::BadCount { at: 1 })
+        );
+        assert_eq!(
+            PieceSet::parse("P81L"),
+            Err(PieceSetError::TooMany { total: 82 })
+        );
+        assert_eq!(
+            PieceSet::parse("歩"),
+            Err(PieceSetError::UnknownLetter { at: 0, ch: '歩' })
+        );
     }
 }

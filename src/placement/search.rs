@@ -38,7 +38,14 @@ pub const STRONGEST_FIRST: [PieceKind; 14] = [
 /// Kinds whose attacks do not depend on their color: in two directions they
 /// are placed as Sente only (the color changes nothing in the puzzle).
 pub const fn color_symmetric(kind: PieceKind) -> bool {
-    matches!(kind, PieceKind::King | PieceKind::Rook | PieceKind::Bishop | PieceKind::Horse | PieceKind::Dragon)
+    matches!(
+        kind,
+        PieceKind::King
+            | PieceKind::Rook
+            | PieceKind::Bishop
+            | PieceKind::Horse
+            | PieceKind::Dragon
+    )
 }
 
 /// Whether a kind degrades to a stone (it does not attack the square in front of it).
@@ -119,7 +126,12 @@ struct Node {
 impl Problem {
     /// The puzzle on the full 9 × 9 board.
     pub fn new(set: PieceSet, dirs: Directions) -> Problem {
-        Problem { set, dirs, files: 9, ranks: 9 }
+        Problem {
+            set,
+            dirs,
+            files: 9,
+            ranks: 9,
+        }
     }
 
     /// The same puzzle on the `files × ranks` corner (files 1–`files`, ranks 1–`ranks`).
@@ -127,7 +139,10 @@ impl Problem {
     /// # Panics
     /// If a size is 0 or more than 9.
     pub fn on_board(mut self, files: u8, ranks: u8) -> Problem {
-        assert!((1..=9).contains(&files) && (1..=9).contains(&ranks), "board size {files}×{ranks}");
+        assert!(
+            (1..=9).contains(&files) && (1..=9).contains(&ranks),
+            "board size {files}×{ranks}"
+        );
         self.files = files;
         self.ranks = ranks;
         self
@@ -148,12 +163,20 @@ impl Problem {
         STRONGEST_FIRST
             .iter()
             .filter(|&&k| self.set.count(k) > 0)
-            .map(|&k| Group { kind: k, count: self.set.count(k), colors: colors_for(self.dirs, k) })
+            .map(|&k| Group {
+                kind: k,
+                count: self.set.count(k),
+                colors: colors_for(self.dirs, k),
+            })
             .collect()
     }
 
     fn root(&self, groups: &[Group]) -> Node {
-        let stones: u32 = groups.iter().filter(|g| degrades_to_stone(g.kind)).map(|g| g.count).sum();
+        let stones: u32 = groups
+            .iter()
+            .filter(|g| degrades_to_stone(g.kind))
+            .map(|g| g.count)
+            .sum();
         Node {
             occ: 0,
             // Squares off the board count as attacked: nothing goes there, attacking them is harmless.
@@ -215,7 +238,9 @@ impl Problem {
     pub fn for_each(&self, mut visit: impl FnMut(&Placement) -> ControlFlow<()>) -> u64 {
         let groups = self.groups();
         let mut s = Searcher::new(self, &groups, None);
-        let _ = s.list(self.root(&groups), &mut |placed| visit(&Placement::from_pieces(placed)));
+        let _ = s.list(self.root(&groups), &mut |placed| {
+            visit(&Placement::from_pieces(placed))
+        });
         s.nodes
     }
 
@@ -224,7 +249,11 @@ impl Problem {
     /// Returns the answer and the nodes visited.
     pub fn first(&self, node_limit: Option<u64>) -> (First, u64) {
         let groups = self.groups();
-        let budget = Budget { stop: AtomicBool::new(false), nodes: AtomicU64::new(0), limit: node_limit.unwrap_or(u64::MAX) };
+        let budget = Budget {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            limit: node_limit.unwrap_or(u64::MAX),
+        };
         let s = Searcher::new(self, &groups, None);
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 1);
         budget.nodes.fetch_add(expand_nodes, Ordering::Relaxed);
@@ -236,7 +265,9 @@ impl Problem {
                 answer = Some(Placement::from_pieces(p));
                 ControlFlow::Break(())
             });
-            budget.nodes.fetch_add(w.nodes - w.flushed, Ordering::Relaxed);
+            budget
+                .nodes
+                .fetch_add(w.nodes - w.flushed, Ordering::Relaxed);
             if answer.is_some() {
                 budget.stop.store(true, Ordering::Relaxed);
             }
@@ -245,7 +276,9 @@ impl Problem {
         let nodes = budget.nodes.load(Ordering::Relaxed);
         match found {
             Some(p) => (First::Found(p), nodes),
-            None if nodes > budget.limit || budget.stop.load(Ordering::Relaxed) => (First::Unknown, nodes),
+            None if nodes > budget.limit || budget.stop.load(Ordering::Relaxed) => {
+                (First::Unknown, nodes)
+            }
             None => (First::Impossible, nodes),
         }
     }
@@ -273,7 +306,9 @@ struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     fn new(p: &Problem, groups: &'a [Group], budget: Option<&'a Budget>) -> Searcher<'a> {
         let pawn_leaf = match groups.last() {
-            Some(g) if g.kind == PieceKind::Pawn && p.dirs == Directions::One => Some(groups.len() - 1),
+            Some(g) if g.kind == PieceKind::Pawn && p.dirs == Directions::One => {
+                Some(groups.len() - 1)
+            }
             _ => None,
         };
         Searcher {
@@ -291,10 +326,18 @@ impl<'a> Searcher<'a> {
 
     /// Calls `f` for each child of a non-leaf node that passes the pruning test.
     #[inline]
-    fn children(&self, n: &Node, mut f: impl FnMut(Node, Square, Piece) -> ControlFlow<()>) -> ControlFlow<()> {
+    fn children(
+        &self,
+        n: &Node,
+        mut f: impl FnMut(Node, Square, Piece) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let g = self.groups[n.gi];
         let stone = degrades_to_stone(g.kind);
-        let (pawns, stones) = if stone { (n.pawns, n.stones - 1) } else { (n.pawns - 1, n.stones) };
+        let (pawns, stones) = if stone {
+            (n.pawns, n.stones - 1)
+        } else {
+            (n.pawns - 1, n.stones)
+        };
         let free = !(n.occ | n.att) & Bitboard::FULL.0 & (!0u128 << n.min_sq);
         let last = n.gi + 1 == self.groups.len();
         for sq in Bitboard(free) {
@@ -311,7 +354,15 @@ impl<'a> Searcher<'a> {
                 if !feasible(self.dirs, occ, test_att, pawns, stones) {
                     continue;
                 }
-                let mut child = Node { occ, att, gi: n.gi, left: n.left - 1, min_sq: sq.index() + 1, pawns, stones };
+                let mut child = Node {
+                    occ,
+                    att,
+                    gi: n.gi,
+                    left: n.left - 1,
+                    min_sq: sq.index() + 1,
+                    pawns,
+                    stones,
+                };
                 if child.left == 0 {
                     child.gi += 1;
                     child.min_sq = 0;
@@ -359,9 +410,10 @@ impl<'a> Searcher<'a> {
         }
         if closed_form && self.pawn_leaf == Some(n.gi) {
             let region_att = n.att & self.region;
-            let symmetric_board =
-                mirror_bb(region_att, self.files) == region_att && is_mirror_symmetric(&self.placed, self.files);
-            let (all, sym) = pawn_completions(n.occ, n.att, n.left as usize, symmetric_board, self.files);
+            let symmetric_board = mirror_bb(region_att, self.files) == region_att
+                && is_mirror_symmetric(&self.placed, self.files);
+            let (all, sym) =
+                pawn_completions(n.occ, n.att, n.left as usize, symmetric_board, self.files);
             c.count += all;
             c.symmetric += sym;
             return;
@@ -379,13 +431,21 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn list(&mut self, n: Node, visit: &mut dyn FnMut(&[(Square, Piece)]) -> ControlFlow<()>) -> ControlFlow<()> {
+    fn list(
+        &mut self,
+        n: Node,
+        visit: &mut dyn FnMut(&[(Square, Piece)]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         if self.is_leaf(&n) {
             return visit(&self.placed);
         }
         if let Some(b) = self.budget {
             if self.nodes - self.flushed >= 4096 {
-                let total = b.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed) + self.nodes - self.flushed;
+                let total = b
+                    .nodes
+                    .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                    + self.nodes
+                    - self.flushed;
                 self.flushed = self.nodes;
                 if total > b.limit {
                     b.stop.store(true, Ordering::Relaxed);
@@ -419,14 +479,24 @@ fn mirror_sq(s: Square, files: u8) -> Square {
 /// Whether a list of pieces equals its left-right mirror image on a board of `files` files.
 fn is_mirror_symmetric(placed: &[(Square, Piece)], files: u8) -> bool {
     let occ: u128 = placed.iter().map(|(s, _)| 1u128 << s.index()).sum();
-    let mirrored: u128 = placed.iter().map(|&(s, _)| 1u128 << mirror_sq(s, files).index()).sum();
-    occ == mirrored && placed.iter().all(|&(s, p)| placed.iter().any(|&(t, q)| t == mirror_sq(s, files) && q == p))
+    let mirrored: u128 = placed
+        .iter()
+        .map(|&(s, _)| 1u128 << mirror_sq(s, files).index())
+        .sum();
+    occ == mirrored
+        && placed.iter().all(|&(s, p)| {
+            placed
+                .iter()
+                .any(|&(t, q)| t == mirror_sq(s, files) && q == p)
+        })
 }
 
 /// A bitboard of the first `files` files mirrored left-right (file f → files + 1 − f).
 fn mirror_bb(b: u128, files: u8) -> u128 {
     let n = files as u32;
-    (0..n).fold(0u128, |m, f| m | ((b >> (9 * f)) & 0x1ff) << (9 * (n - 1 - f)))
+    (0..n).fold(0u128, |m, f| {
+        m | ((b >> (9 * f)) & 0x1ff) << (9 * (n - 1 - f))
+    })
 }
 
 /// Ways to choose `k` of `n` squares in a row with no two adjacent: C(n − k + 1, k).
@@ -451,7 +521,13 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// the square above it is occupied. Returns (all, mirror-symmetric), the
 /// latter counted only when `board_symmetric` (the board so far is its own
 /// mirror image on its `files` files): pairs of mirrored files count once (x → x²), the middle file (odd `files`) as is.
-fn pawn_completions(occ: u128, att: u128, n: usize, board_symmetric: bool, files: u8) -> (u64, u64) {
+fn pawn_completions(
+    occ: u128,
+    att: u128,
+    n: usize,
+    board_symmetric: bool,
+    files: u8,
+) -> (u64, u64) {
     let files = files as usize;
     let free_all = !(occ | att) & Bitboard::FULL.0;
     let mut all = vec![0u64; n + 1];
@@ -465,7 +541,9 @@ fn pawn_completions(occ: u128, att: u128, n: usize, board_symmetric: bool, files
             let len = (!(free >> top)).trailing_zeros() as usize;
             let hard_top = top > 0 && occ9 >> (top - 1) & 1 == 1;
             let usable = len - usize::from(hard_top);
-            let w: Vec<u64> = (0..=usable.div_ceil(2)).map(|k| non_adjacent(usable, k)).collect();
+            let w: Vec<u64> = (0..=usable.div_ceil(2))
+                .map(|k| non_adjacent(usable, k))
+                .collect();
             multiply(&mut all, &w, 1);
             if board_symmetric && 2 * f + 1 < files {
                 multiply(&mut sym, &w, 2);
@@ -505,7 +583,9 @@ mod tests {
         // Brute force over subsets of a row of n.
         for n in 0..=9usize {
             for k in 0..=9usize {
-                let brute = (0u32..1 << n).filter(|m| m.count_ones() as usize == k && m & (m >> 1) == 0).count() as u64;
+                let brute = (0u32..1 << n)
+                    .filter(|m| m.count_ones() as usize == k && m & (m >> 1) == 0)
+                    .count() as u64;
                 assert_eq!(non_adjacent(n, k), brute, "n={n} k={k}");
             }
         }
