@@ -30,32 +30,20 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
     for n in &a.names {
         if !all.iter().any(|e| e.name == n) {
             let names: Vec<_> = all.iter().map(|e| e.name).collect();
-            return Err(Failure::input(format!(
-                "unknown experiment {n:?} (known: {})",
-                names.join(", ")
-            )));
+            return Err(Failure::input(format!("unknown experiment {n:?} (known: {})", names.join(", "))));
         }
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", a.out.display())))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| Failure::input(format!("cannot create {}: {e}", a.out.display())))?;
     let config = Config { full: a.full };
-    for e in all
-        .iter()
-        .filter(|e| a.names.is_empty() || a.names.iter().any(|n| n == e.name))
-    {
+    for e in all.iter().filter(|e| a.names.is_empty() || a.names.iter().any(|n| n == e.name)) {
         let bar = ProgressBar::new(1);
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {elapsed}")
-                .expect("template")
-                .progress_chars("=> "),
-        );
+        bar.set_style(ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {elapsed}").expect("template").progress_chars("=> "));
         bar.set_prefix(e.name);
         let progress = |done: u64, total: u64| {
             bar.set_length(total);
             bar.set_position(done);
         };
-        let tables = (e.run)(config, &progress)
-            .map_err(|m| Failure::internal(format!("experiment {}: {m}", e.name)))?;
+        let tables = (e.run)(config, &progress).map_err(|m| Failure::internal(format!("experiment {}: {m}", e.name)))?;
         bar.finish_and_clear();
         let mut md = format!("# {}\n\n{}\n\n", e.name, e.description);
         for t in &tables {
@@ -63,8 +51,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             md.push('\n');
         }
         let path = a.out.join(format!("{}.md", e.name));
-        std::fs::write(&path, &md)
-            .map_err(|err| Failure::input(format!("cannot write {}: {err}", path.display())))?;
+        std::fs::write(&path, &md).map_err(|err| Failure::input(format!("cannot write {}: {err}", path.display())))?;
         super::emit(format!("{md}"));
         eprintln!("wrote {}", path.display());
     }

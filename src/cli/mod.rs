@@ -19,24 +19,15 @@ pub struct Failure {
 impl Failure {
     /// Bad input (exit 2).
     pub fn input(message: impl std::fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
+        Failure { code: 2, message: message.to_string() }
     }
     /// No answer within limits (exit 1).
     pub fn no_answer(message: impl std::fmt::Display) -> Failure {
-        Failure {
-            code: 1,
-            message: message.to_string(),
-        }
+        Failure { code: 1, message: message.to_string() }
     }
     /// Internal failure, e.g. a result that does not match its oracle (exit 3).
     pub fn internal(message: impl std::fmt::Display) -> Failure {
-        Failure {
-            code: 3,
-            message: message.to_string(),
-        }
+        Failure { code: 3, message: message.to_string() }
     }
 }
 
@@ -74,10 +65,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 /// Reads a position argument: a SFEN, `startpos`, `sfen …` or a USI `position … moves …` line.
-pub(crate) fn read_position(
-    text: &str,
-    rules: crate::rules::Rules,
-) -> Result<crate::rules::Position, Failure> {
+pub(crate) fn read_position(text: &str, rules: crate::rules::Rules) -> Result<crate::rules::Position, Failure> {
     crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
         .map_err(|e| Failure::input(format!("bad position: {e}")))

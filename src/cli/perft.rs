@@ -34,11 +34,7 @@ pub fn run(a: PerftArgs) -> Result<(), Failure> {
             "depth": a.depth, "nodes": total, "time_ms": (secs * 1000.0).round() as u64, "nps": nps.round() as u64,
         });
         if let Some(d) = &divide {
-            obj["divide"] = d
-                .iter()
-                .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
-                .collect::<serde_json::Map<_, _>>()
-                .into();
+            obj["divide"] = d.iter().map(|(m, n)| (m.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>().into();
         }
         super::emit(format!("{obj}"));
     } else {

@@ -24,15 +24,7 @@ impl Table {
     pub fn to_markdown(&self) -> String {
         let mut s = format!("## {}\n\n", self.title);
         let _ = writeln!(s, "| {} |", self.columns.join(" | "));
-        let _ = writeln!(
-            s,
-            "|{}|",
-            self.columns
-                .iter()
-                .map(|_| "---")
-                .collect::<Vec<_>>()
-                .join("|")
-        );
+        let _ = writeln!(s, "|{}|", self.columns.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
         for r in &self.rows {
             let _ = writeln!(s, "| {} |", r.join(" | "));
         }

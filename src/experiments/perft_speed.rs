@@ -8,22 +8,10 @@ use std::time::Instant;
 
 /// The perft spec files, embedded so the experiment needs no checkout paths.
 pub const SPEC_FILES: &[(&str, &str)] = &[
-    (
-        "startpos.perft",
-        include_str!("../../specs/perft/startpos.perft"),
-    ),
-    (
-        "matsuri.perft",
-        include_str!("../../specs/perft/matsuri.perft"),
-    ),
-    (
-        "max-moves.perft",
-        include_str!("../../specs/perft/max-moves.perft"),
-    ),
-    (
-        "tricky.perft",
-        include_str!("../../specs/perft/tricky.perft"),
-    ),
+    ("startpos.perft", include_str!("../../specs/perft/startpos.perft")),
+    ("matsuri.perft", include_str!("../../specs/perft/matsuri.perft")),
+    ("max-moves.perft", include_str!("../../specs/perft/max-moves.perft")),
+    ("tricky.perft", include_str!("../../specs/perft/tricky.perft")),
 ];
 
 /// One position with its known perft counts.
@@ -58,10 +46,7 @@ pub fn read_perft_specs(text: &str) -> Result<Vec<PerftCase>, PerftSpecError> {
     let mut pending_sources = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        let e = |m: &str| PerftSpecError {
-            line: i + 1,
-            message: m.to_string(),
-        };
+        let e = |m: &str| PerftSpecError { line: i + 1, message: m.to_string() };
         if line.is_empty() {
             continue;
         }
@@ -75,9 +60,7 @@ pub fn read_perft_specs(text: &str) -> Result<Vec<PerftCase>, PerftSpecError> {
         if line.starts_with('#') {
             continue;
         }
-        let (key, rest) = line
-            .split_once(char::is_whitespace)
-            .ok_or_else(|| e("expected `key value`"))?;
+        let (key, rest) = line.split_once(char::is_whitespace).ok_or_else(|| e("expected `key value`"))?;
         let rest = rest.trim();
         match key {
             "id" => cases.push(PerftCase {
@@ -89,31 +72,18 @@ pub fn read_perft_specs(text: &str) -> Result<Vec<PerftCase>, PerftSpecError> {
             "sfen" => cases.last_mut().ok_or_else(|| e("sfen before id"))?.sfen = rest.to_string(),
             "perft" => {
                 let mut it = rest.split_whitespace();
-                let d = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or_else(|| e("bad depth"))?;
-                let n = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or_else(|| e("bad node count"))?;
+                let d = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| e("bad depth"))?;
+                let n = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| e("bad node count"))?;
                 if it.next().is_some() {
                     return Err(e("text after node count"));
                 }
-                cases
-                    .last_mut()
-                    .ok_or_else(|| e("perft before id"))?
-                    .counts
-                    .push((d, n));
+                cases.last_mut().ok_or_else(|| e("perft before id"))?.counts.push((d, n));
             }
             _ => return Err(e("unknown key (expected id, sfen or perft)")),
         }
     }
     if let Some(c) = cases.iter().find(|c| c.sfen.is_empty()) {
-        return Err(PerftSpecError {
-            line: 0,
-            message: format!("case {} has no sfen", c.id),
-        });
+        return Err(PerftSpecError { line: 0, message: format!("case {} has no sfen", c.id) });
     }
     Ok(cases)
 }
@@ -125,9 +95,7 @@ pub fn read_perft_specs(text: &str) -> Result<Vec<PerftCase>, PerftSpecError> {
 pub fn embedded_cases() -> Vec<PerftCase> {
     SPEC_FILES
         .iter()
-        .flat_map(|(name, text)| {
-            read_perft_specs(text).unwrap_or_else(|e| panic!("specs/perft/{name}: {e}"))
-        })
+        .flat_map(|(name, text)| read_perft_specs(text).unwrap_or_else(|e| panic!("specs/perft/{name}: {e}")))
         .collect()
 }
 
@@ -136,26 +104,17 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let cases = embedded_cases();
     let jobs: Vec<(&PerftCase, u32, u64)> = cases
         .iter()
-        .flat_map(|c| {
-            c.counts
-                .iter()
-                .filter(|&&(_, n)| n <= limit)
-                .map(move |&(d, n)| (c, d, n))
-        })
+        .flat_map(|c| c.counts.iter().filter(|&&(_, n)| n <= limit).map(move |&(d, n)| (c, d, n)))
         .collect();
     let mut rows = Vec::new();
     for (i, (case, depth, expected)) in jobs.iter().enumerate() {
         progress(i as u64, jobs.len() as u64);
-        let mut pos =
-            parse_position(&case.sfen, Rules::STANDARD).map_err(|e| format!("{}: {e}", case.id))?;
+        let mut pos = parse_position(&case.sfen, Rules::STANDARD).map_err(|e| format!("{}: {e}", case.id))?;
         let t = Instant::now();
         let nodes = perft(&mut pos, *depth);
         let secs = t.elapsed().as_secs_f64();
         if nodes != *expected {
-            return Err(format!(
-                "{} depth {depth}: {nodes} nodes, expected {expected}",
-                case.id
-            ));
+            return Err(format!("{} depth {depth}: {nodes} nodes, expected {expected}", case.id));
         }
         rows.push(vec![
             case.id.clone(),
@@ -182,8 +141,5 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
 }
 
 /// The registered experiment.
-pub const EXPERIMENT: Experiment = Experiment {
-    name: "perft",
-    description: "perft nodes/s on the specs positions, counts checked",
-    run,
-};
+pub const EXPERIMENT: Experiment =
+    Experiment { name: "perft", description: "perft nodes/s on the specs positions, counts checked", run };

@@ -9,9 +9,7 @@
 //! Errors carry the byte span of the offending text and, in a move list, the
 //! index of the bad move.
 
-use crate::rules::{
-    Color, Hand, Move, Piece, PieceKind, Position, PositionError, Rules, Setup, Square,
-};
+use crate::rules::{Color, Hand, Move, Piece, PieceKind, Position, PositionError, Rules, Setup, Square};
 use std::ops::Range;
 use thiserror::Error;
 
@@ -105,10 +103,7 @@ fn fields(text: &str) -> Vec<(&str, Range<usize>)> {
 fn parse_board(text: &str, base: usize, setup: &mut Setup) -> Result<(), SfenError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 9 {
-        return Err(err(
-            SfenErrorKind::WrongRankCount(ranks.len()),
-            base..base + text.len(),
-        ));
+        return Err(err(SfenErrorKind::WrongRankCount(ranks.len()), base..base + text.len()));
     }
     let mut off = base;
     for (ri, rank_text) in ranks.iter().enumerate() {
@@ -155,11 +150,7 @@ fn parse_board(text: &str, base: usize, setup: &mut Setup) -> Result<(), SfenErr
             if file < 1 {
                 return Err(err(SfenErrorKind::RankTooLong(rank), span));
             }
-            let color = if c.is_ascii_uppercase() {
-                Color::Sente
-            } else {
-                Color::Gote
-            };
+            let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
             let sq = Square::new(file as u8, rank).expect("file and rank in range");
             setup.board[sq.index()] = Some(Piece::new(color, kind));
             file -= 1;
@@ -168,10 +159,7 @@ fn parse_board(text: &str, base: usize, setup: &mut Setup) -> Result<(), SfenErr
             return Err(err(SfenErrorKind::BadPromotion, plus_at..plus_at + 1));
         }
         if file > 0 {
-            return Err(err(
-                SfenErrorKind::RankTooShort(rank),
-                off..off + rank_text.len(),
-            ));
+            return Err(err(SfenErrorKind::RankTooShort(rank), off..off + rank_text.len()));
         }
         off += rank_text.len() + 1;
     }
@@ -207,11 +195,7 @@ fn parse_hands(text: &str, base: usize) -> Result<crate::rules::ByColor<Hand>, S
             Some((n, _)) => n,
             None => 1,
         };
-        let color = if c.is_ascii_uppercase() {
-            Color::Sente
-        } else {
-            Color::Gote
-        };
+        let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
         if std::mem::replace(&mut seen[color.index()][kind.index()], true) {
             return Err(err(SfenErrorKind::DuplicateHandKind(c), at..at + 1));
         }
@@ -225,22 +209,16 @@ fn parse_hands(text: &str, base: usize) -> Result<crate::rules::ByColor<Hand>, S
 
 /// Parses the SFEN fields starting at `fs[0]`; returns the setup and the number of fields used.
 fn parse_sfen_fields(fs: &[(&str, Range<usize>)], end: usize) -> Result<(Setup, usize), SfenError> {
-    let Some((board, bspan)) = fs.first() else {
-        return Err(err(SfenErrorKind::Empty, 0..end));
-    };
+    let Some((board, bspan)) = fs.first() else { return Err(err(SfenErrorKind::Empty, 0..end)) };
     let mut setup = Setup::default();
     parse_board(board, bspan.start, &mut setup)?;
-    let Some((side, sspan)) = fs.get(1) else {
-        return Err(err(SfenErrorKind::MissingField("side to move"), end..end));
-    };
+    let Some((side, sspan)) = fs.get(1) else { return Err(err(SfenErrorKind::MissingField("side to move"), end..end)) };
     setup.side_to_move = match *side {
         "b" => Color::Sente,
         "w" => Color::Gote,
         _ => return Err(err(SfenErrorKind::BadSide, sspan.clone())),
     };
-    let Some((hand, hspan)) = fs.get(2) else {
-        return Err(err(SfenErrorKind::MissingField("hands"), end..end));
-    };
+    let Some((hand, hspan)) = fs.get(2) else { return Err(err(SfenErrorKind::MissingField("hands"), end..end)) };
     setup.hands = parse_hands(hand, hspan.start)?;
     let mut used = 3;
     if let Some((num, nspan)) = fs.get(3) {
@@ -263,11 +241,7 @@ fn parse_sfen_fields(fs: &[(&str, Range<usize>)], end: usize) -> Result<(Setup, 
 /// A located [`SfenError`] for malformed text.
 pub fn parse_setup(text: &str) -> Result<Setup, SfenError> {
     let fs = fields(text);
-    let fs: Vec<_> = if fs.first().map(|f| f.0) == Some("sfen") {
-        fs[1..].to_vec()
-    } else {
-        fs
-    };
+    let fs: Vec<_> = if fs.first().map(|f| f.0) == Some("sfen") { fs[1..].to_vec() } else { fs };
     if fs.first().map(|f| f.0) == Some("startpos") {
         if let Some((_, s)) = fs.get(1) {
             return Err(err(SfenErrorKind::TrailingText, s.start..text.len()));
@@ -327,26 +301,15 @@ pub fn write_setup(setup: &Setup) -> String {
 pub fn write_hands(hands: &crate::rules::ByColor<Hand>) -> String {
     let mut s = String::new();
     for c in Color::ALL {
-        for k in [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-            PieceKind::Pawn,
-        ] {
+        for k in [PieceKind::Rook, PieceKind::Bishop, PieceKind::Gold, PieceKind::Silver, PieceKind::Knight, PieceKind::Lance, PieceKind::Pawn]
+        {
             let n = hands[c].count(k);
             if n > 1 {
                 s.push_str(&n.to_string());
             }
             if n > 0 {
                 let l = k.letter();
-                s.push(if c == Color::Sente {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
+                s.push(if c == Color::Sente { l } else { l.to_ascii_lowercase() });
             }
         }
     }
@@ -392,9 +355,7 @@ pub fn parse_usi_move(text: &str) -> Result<UsiMove, UsiMoveError> {
     let bad = || UsiMoveError::Malformed(text.to_string());
     match b.len() {
         4 if b[1] == b'*' => {
-            let kind = PieceKind::from_letter(b[0] as char)
-                .filter(|k| k.is_hand_kind() && b[0].is_ascii_uppercase())
-                .ok_or_else(bad)?;
+            let kind = PieceKind::from_letter(b[0] as char).filter(|k| k.is_hand_kind() && b[0].is_ascii_uppercase()).ok_or_else(bad)?;
             let to = parse_square(&b[2..4]).ok_or_else(bad)?;
             Ok(UsiMove(Move::Drop { kind, to }))
         }
@@ -404,11 +365,7 @@ pub fn parse_usi_move(text: &str) -> Result<UsiMove, UsiMoveError> {
             }
             let from = parse_square(&b[0..2]).ok_or_else(bad)?;
             let to = parse_square(&b[2..4]).ok_or_else(bad)?;
-            Ok(UsiMove(Move::Normal {
-                from,
-                to,
-                promote: b.len() == 5,
-            }))
+            Ok(UsiMove(Move::Normal { from, to, promote: b.len() == 5 }))
         }
         _ => Err(bad()),
     }
@@ -474,8 +431,8 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
         Some(_) => parse_sfen_fields(fs, text.len())?,
         None => return Err(err(SfenErrorKind::Empty, 0..text.len()).into()),
     };
-    let mut position = Position::from_setup(setup, rules)
-        .map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
+    let mut position =
+        Position::from_setup(setup, rules).map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
     let rest = &fs[used..];
     let mut moves = Vec::new();
     if let Some((first, span)) = rest.first() {
@@ -483,11 +440,8 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
             return Err(err(SfenErrorKind::TrailingText, span.start..text.len()).into());
         }
         for (index, (mtext, span)) in rest[1..].iter().enumerate() {
-            let m = resolve_usi_move(&position, mtext).map_err(|error| UsiPositionError::Move {
-                index,
-                span: span.clone(),
-                error,
-            })?;
+            let m = resolve_usi_move(&position, mtext)
+                .map_err(|error| UsiPositionError::Move { index, span: span.clone(), error })?;
             position.play_unchecked(m);
             moves.push(m);
         }
@@ -498,11 +452,7 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
 /// Writes `position sfen <SFEN> moves …` (or `position startpos moves …` when the start is the standard one).
 pub fn write_usi_position(start: &Position, moves: &[Move]) -> String {
     let sfen = write_sfen(start);
-    let mut s = if sfen == STARTPOS {
-        "position startpos".to_string()
-    } else {
-        format!("position sfen {sfen}")
-    };
+    let mut s = if sfen == STARTPOS { "position startpos".to_string() } else { format!("position sfen {sfen}") };
     if !moves.is_empty() {
         s.push_str(" moves");
         for m in moves {
@@ -535,17 +485,9 @@ mod tests {
 
     #[test]
     fn usi_position_reports_bad_move_index() {
-        let e = parse_usi_position(
-            "position startpos moves 7g7f 3c3d 7f7e 8c8d 2b8h",
-            Rules::STANDARD,
-        )
-        .unwrap_err();
+        let e = parse_usi_position("position startpos moves 7g7f 3c3d 7f7e 8c8d 2b8h", Rules::STANDARD).unwrap_err();
         match e {
-            UsiPositionError::Move {
-                index,
-                error: UsiMoveError::Illegal(_),
-                ..
-            } => assert_eq!(index, 4),
+            UsiPositionError::Move { index, error: UsiMoveError::Illegal(_), .. } => assert_eq!(index, 4),
             other => panic!("{other:?}"),
         }
     }

@@ -65,7 +65,9 @@ pub fn check_placement(problem: &Problem, placement: &Placement) -> Result<(), C
         });
     }
     for (from, attacker) in placement.pieces() {
-        for square in attacks_naive(attacker.color, attacker.kind, from, occ) & occ {
+        if let Some(square) =
+            (attacks_naive(attacker.color, attacker.kind, from, occ) & occ).first()
+        {
             let victim = placement.board[square.index()].expect("occupied");
             return Err(CheckError::Attacked {
                 square,

@@ -284,6 +284,11 @@ impl Problem {
     }
 }
 
+/// Pieces placed so far, in placement order.
+type Placed = Vec<(Square, Piece)>;
+/// A listing callback.
+type Visit<'v> = dyn FnMut(&[(Square, Piece)]) -> ControlFlow<()> + 'v;
+
 struct Budget {
     stop: AtomicBool,
     nodes: AtomicU64,
@@ -379,7 +384,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Expands `depth` plies breadth-first (leaves and closed-form leaves stay as they are).
-    fn frontier(&self, root: Node, depth: u32) -> (Vec<(Node, Vec<(Square, Piece)>)>, u64) {
+    fn frontier(&self, root: Node, depth: u32) -> (Vec<(Node, Placed)>, u64) {
         let mut level = vec![(root, Vec::new())];
         let mut nodes = 0;
         for _ in 0..depth {
@@ -431,11 +436,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn list(
-        &mut self,
-        n: Node,
-        visit: &mut dyn FnMut(&[(Square, Piece)]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    fn list(&mut self, n: Node, visit: &mut Visit<'_>) -> ControlFlow<()> {
         if self.is_leaf(&n) {
             return visit(&self.placed);
         }

@@ -51,9 +51,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index_unchecked(
-                self.0.trailing_zeros() as usize
-            ))
+            Some(Square::from_index_unchecked(self.0.trailing_zeros() as usize))
         }
     }
     /// The set with `sq` added.
@@ -154,16 +152,8 @@ impl fmt::Debug for Bitboard {
 
 /// The eight directions as (Δfile, Δrank) with rank growing toward Sente
 /// (rank 9). Directions 0–3 raise the square index, 4–7 lower it.
-pub const DIRECTIONS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, -1),
-    (1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, 1),
-    (-1, -1),
-];
+pub const DIRECTIONS: [(i8, i8); 8] =
+    [(0, 1), (1, 0), (1, -1), (1, 1), (0, -1), (-1, 0), (-1, 1), (-1, -1)];
 // Invariant: direction d + 4 is the opposite of direction d.
 
 const fn step(sq: usize, df: i8, dr: i8) -> Option<usize> {
@@ -205,16 +195,7 @@ const fn steps_of(kind: usize) -> &'static [(i8, i8)] {
     const KNIGHT: [(i8, i8); 2] = [(1, -2), (-1, -2)];
     const SILVER: [(i8, i8); 5] = [(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)];
     const GOLD: [(i8, i8); 6] = [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
-    const KING: [(i8, i8); 8] = [
-        (0, -1),
-        (1, -1),
-        (-1, -1),
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-    ];
+    const KING: [(i8, i8); 8] = [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1)];
     const NONE: [(i8, i8); 0] = [];
     match kind {
         0 => &PAWN,
@@ -288,11 +269,7 @@ fn ray_attack(d: usize, sq: usize, occ: u128) -> u128 {
     if blockers == 0 {
         return ray;
     }
-    let b = if d < 4 {
-        blockers.trailing_zeros() as usize
-    } else {
-        127 - blockers.leading_zeros() as usize
-    };
+    let b = if d < 4 { blockers.trailing_zeros() as usize } else { 127 - blockers.leading_zeros() as usize };
     ray ^ RAYS[d][b]
 }
 
@@ -308,24 +285,14 @@ pub fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
 #[inline]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
-    Bitboard(
-        ray_attack(2, s, occ.0)
-            | ray_attack(3, s, occ.0)
-            | ray_attack(6, s, occ.0)
-            | ray_attack(7, s, occ.0),
-    )
+    Bitboard(ray_attack(2, s, occ.0) | ray_attack(3, s, occ.0) | ray_attack(6, s, occ.0) | ray_attack(7, s, occ.0))
 }
 
 /// Rook attacks from `sq`.
 #[inline]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
-    Bitboard(
-        ray_attack(0, s, occ.0)
-            | ray_attack(1, s, occ.0)
-            | ray_attack(4, s, occ.0)
-            | ray_attack(5, s, occ.0),
-    )
+    Bitboard(ray_attack(0, s, occ.0) | ray_attack(1, s, occ.0) | ray_attack(4, s, occ.0) | ray_attack(5, s, occ.0))
 }
 
 /// Non-sliding attacks of a piece (the king-step part for 馬 and 龍; empty for 香 角 飛).
@@ -370,16 +337,7 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 /// The naive twin of [`attacks`]: walks the board square by square.
 pub fn attacks_naive(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     let fwd: i8 = if color == Color::Sente { -1 } else { 1 };
-    let king: [(i8, i8); 8] = [
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-        (1, 0),
-        (-1, 0),
-        (0, -1),
-        (1, -1),
-        (-1, -1),
-    ];
+    let king: [(i8, i8); 8] = [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (1, -1), (-1, -1)];
     let gold: [(i8, i8); 6] = [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1)];
     let diag: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     let orth: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
@@ -389,13 +347,7 @@ pub fn attacks_naive(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -
         PieceKind::Pawn => moves.push((0, 1, false)),
         PieceKind::Lance => moves.push((0, 1, true)),
         PieceKind::Knight => moves.extend([(1, 2, false), (-1, 2, false)]),
-        PieceKind::Silver => moves.extend([
-            (0, 1, false),
-            (1, 1, false),
-            (-1, 1, false),
-            (1, -1, false),
-            (-1, -1, false),
-        ]),
+        PieceKind::Silver => moves.extend([(0, 1, false), (1, 1, false), (-1, 1, false), (1, -1, false), (-1, -1, false)]),
         PieceKind::King => moves.extend(king.iter().map(|&(a, b)| (a, b, false))),
         PieceKind::Bishop => moves.extend(diag.iter().map(|&(a, b)| (a, b, true))),
         PieceKind::Rook => moves.extend(orth.iter().map(|&(a, b)| (a, b, true))),
@@ -415,9 +367,7 @@ pub fn attacks_naive(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -
         loop {
             f += df;
             r += dfwd * fwd;
-            let Some(to) = Square::new(f as u8, r as u8).filter(|_| f >= 1 && r >= 1) else {
-                break;
-            };
+            let Some(to) = Square::new(f as u8, r as u8).filter(|_| f >= 1 && r >= 1) else { break };
             out = out.with(to);
             if !slides || occ.has(to) {
                 break;
@@ -446,26 +396,12 @@ mod tests {
     fn step_tables_match_naive_exhaustively() {
         for c in Color::ALL {
             for k in PieceKind::ALL {
-                if matches!(
-                    k,
-                    PieceKind::Lance
-                        | PieceKind::Bishop
-                        | PieceKind::Rook
-                        | PieceKind::Horse
-                        | PieceKind::Dragon
-                ) {
+                if matches!(k, PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook | PieceKind::Horse | PieceKind::Dragon) {
                     continue;
                 }
                 for sq in Square::all() {
-                    assert_eq!(
-                        attacks(c, k, sq, Bitboard::EMPTY),
-                        attacks_naive(c, k, sq, Bitboard::EMPTY),
-                        "{c:?} {k:?} {sq:?}"
-                    );
-                    assert_eq!(
-                        attacks(c, k, sq, Bitboard::FULL),
-                        attacks_naive(c, k, sq, Bitboard::FULL)
-                    );
+                    assert_eq!(attacks(c, k, sq, Bitboard::EMPTY), attacks_naive(c, k, sq, Bitboard::EMPTY), "{c:?} {k:?} {sq:?}");
+                    assert_eq!(attacks(c, k, sq, Bitboard::FULL), attacks_naive(c, k, sq, Bitboard::FULL));
                 }
             }
         }
@@ -475,23 +411,13 @@ mod tests {
     #[test]
     fn slider_tables_match_naive_on_every_relevant_occupancy() {
         for c in Color::ALL {
-            for k in [
-                PieceKind::Lance,
-                PieceKind::Bishop,
-                PieceKind::Rook,
-                PieceKind::Horse,
-                PieceKind::Dragon,
-            ] {
+            for k in [PieceKind::Lance, PieceKind::Bishop, PieceKind::Rook, PieceKind::Horse, PieceKind::Dragon] {
                 for sq in Square::all() {
                     let relevant = attacks_naive(c, k, sq, Bitboard::EMPTY).0;
                     let mut n = 0;
                     for occ in subsets(relevant) {
                         let occ = Bitboard(occ);
-                        assert_eq!(
-                            attacks(c, k, sq, occ),
-                            attacks_naive(c, k, sq, occ),
-                            "{c:?} {k:?} {sq:?}"
-                        );
+                        assert_eq!(attacks(c, k, sq, occ), attacks_naive(c, k, sq, occ), "{c:?} {k:?} {sq:?}");
                         n += 1;
                     }
                     assert_eq!(n, 1u64 << relevant.count_ones());
@@ -504,10 +430,7 @@ mod tests {
     fn between_and_line_match_walks() {
         for a in Square::all() {
             for b in Square::all() {
-                let (df, dr) = (
-                    b.file() as i8 - a.file() as i8,
-                    b.rank() as i8 - a.rank() as i8,
-                );
+                let (df, dr) = (b.file() as i8 - a.file() as i8, b.rank() as i8 - a.rank() as i8);
                 let aligned = a != b && (df == 0 || dr == 0 || df.abs() == dr.abs());
                 let mut expect = Bitboard::EMPTY;
                 if aligned {

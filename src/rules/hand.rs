@@ -84,16 +84,11 @@ impl Hand {
     }
     /// The naive twin of [`Hand::dominates`]: compare kind by kind.
     pub fn dominates_naive(self, other: Hand) -> bool {
-        PieceKind::HAND
-            .iter()
-            .all(|&k| self.count(k) >= other.count(k))
+        PieceKind::HAND.iter().all(|&k| self.count(k) >= other.count(k))
     }
     /// Kinds held, with counts, in hand order 歩 … 飛.
     pub fn iter(self) -> impl Iterator<Item = (PieceKind, u8)> {
-        PieceKind::HAND
-            .into_iter()
-            .map(move |k| (k, self.count(k)))
-            .filter(|&(_, n)| n > 0)
+        PieceKind::HAND.into_iter().map(move |k| (k, self.count(k))).filter(|&(_, n)| n > 0)
     }
 }
 
@@ -139,18 +134,13 @@ mod tests {
 
     #[test]
     fn add_remove_count() {
-        let h = Hand::EMPTY
-            .add(PieceKind::Pawn)
-            .add(PieceKind::Pawn)
-            .add(PieceKind::Rook);
+        let h = Hand::EMPTY.add(PieceKind::Pawn).add(PieceKind::Pawn).add(PieceKind::Rook);
         assert_eq!(h.count(PieceKind::Pawn), 2);
         assert_eq!(h.count(PieceKind::Rook), 1);
         assert_eq!(h.count(PieceKind::Gold), 0);
         assert_eq!(h.remove(PieceKind::Pawn).count(PieceKind::Pawn), 1);
         assert_eq!(h.total(), 3);
         assert_eq!(h.raw() & 0xff, 0);
-        assert!(!Hand::EMPTY
-            .add(PieceKind::Gold)
-            .dominates(Hand::EMPTY.add(PieceKind::Silver)));
+        assert!(!Hand::EMPTY.add(PieceKind::Gold).dominates(Hand::EMPTY.add(PieceKind::Silver)));
     }
 }

@@ -10,7 +10,5 @@ pub mod types;
 pub use bitboard::Bitboard;
 pub use hand::Hand;
 pub use moves::{Move, MoveList, MAX_MOVES};
-pub use position::{
-    perft, perft_divide, IllegalMove, Position, PositionError, Rules, Setup, Violation,
-};
+pub use position::{perft, perft_divide, IllegalMove, Position, PositionError, Rules, Setup, Violation};
 pub use types::*;

@@ -57,9 +57,7 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Move::Normal { from, to, promote } => {
-                write!(f, "{from}{to}{}", if promote { "+" } else { "" })
-            }
+            Move::Normal { from, to, promote } => write!(f, "{from}{to}{}", if promote { "+" } else { "" }),
             Move::Drop { kind, to } => write!(f, "{}*{to}", kind.letter()),
         }
     }

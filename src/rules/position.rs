@@ -5,9 +5,7 @@
 //! (seed `001_6ac4b9bdc74d4693.txt`, shogi686): two positions with the same
 //! board and side differ in key exactly by the difference of their hands.
 
-use super::bitboard::{
-    attacks, between, bishop_attacks, lance_attacks, line, rook_attacks, step_attacks, Bitboard,
-};
+use super::bitboard::{attacks, between, bishop_attacks, lance_attacks, line, rook_attacks, step_attacks, Bitboard};
 use super::hand::Hand;
 use super::moves::{Move, MoveList};
 use super::types::{ByColor, Color, Piece, PieceKind, Square};
@@ -25,15 +23,9 @@ pub struct Rules {
 
 impl Rules {
     /// Ordinary shogi: both kings present.
-    pub const STANDARD: Rules = Rules {
-        king_to_move_required: true,
-        king_not_to_move_required: true,
-    };
+    pub const STANDARD: Rules = Rules { king_to_move_required: true, king_not_to_move_required: true };
     /// Tsume (詰将棋): the attacker (side to move) may have no king; the defender must.
-    pub const TSUME: Rules = Rules {
-        king_to_move_required: false,
-        king_not_to_move_required: true,
-    };
+    pub const TSUME: Rules = Rules { king_to_move_required: false, king_not_to_move_required: true };
 }
 
 impl Default for Rules {
@@ -57,12 +49,7 @@ pub struct Setup {
 
 impl Default for Setup {
     fn default() -> Self {
-        Setup {
-            board: [None; 81],
-            hands: ByColor::default(),
-            side_to_move: Color::Sente,
-            move_number: 1,
-        }
+        Setup { board: [None; 81], hands: ByColor::default(), side_to_move: Color::Sente, move_number: 1 }
     }
 }
 
@@ -195,28 +182,22 @@ const fn build_zobrist() -> [[u64; 81]; 28] {
 /// Fixed Zobrist constants: `ZOBRIST[piece.index()][square.index()]` (SplitMix64 from a fixed seed).
 static ZOBRIST: [[u64; 81]; 28] = build_zobrist();
 
+
 impl Position {
     /// The standard starting position (平手).
     pub fn startpos() -> Position {
         use PieceKind::*;
         let mut setup = Setup::default();
-        let back = [
-            Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance,
-        ];
+        let back = [Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance];
         for file in 1..=9u8 {
             let k = back[file as usize - 1];
-            setup.board[Square::new(file, 9).expect("sq").index()] =
-                Some(Piece::new(Color::Sente, k));
-            setup.board[Square::new(file, 1).expect("sq").index()] =
-                Some(Piece::new(Color::Gote, k));
-            setup.board[Square::new(file, 7).expect("sq").index()] =
-                Some(Piece::new(Color::Sente, Pawn));
-            setup.board[Square::new(file, 3).expect("sq").index()] =
-                Some(Piece::new(Color::Gote, Pawn));
+            setup.board[Square::new(file, 9).expect("sq").index()] = Some(Piece::new(Color::Sente, k));
+            setup.board[Square::new(file, 1).expect("sq").index()] = Some(Piece::new(Color::Gote, k));
+            setup.board[Square::new(file, 7).expect("sq").index()] = Some(Piece::new(Color::Sente, Pawn));
+            setup.board[Square::new(file, 3).expect("sq").index()] = Some(Piece::new(Color::Gote, Pawn));
         }
         setup.board[Square::new(2, 8).expect("sq").index()] = Some(Piece::new(Color::Sente, Rook));
-        setup.board[Square::new(8, 8).expect("sq").index()] =
-            Some(Piece::new(Color::Sente, Bishop));
+        setup.board[Square::new(8, 8).expect("sq").index()] = Some(Piece::new(Color::Sente, Bishop));
         setup.board[Square::new(8, 2).expect("sq").index()] = Some(Piece::new(Color::Gote, Rook));
         setup.board[Square::new(2, 2).expect("sq").index()] = Some(Piece::new(Color::Gote, Bishop));
         Position::from_setup(setup, Rules::STANDARD).expect("the starting position is legal")
@@ -261,10 +242,7 @@ impl Position {
                     _ => false,
                 };
                 if dead {
-                    v.push(Violation::DeadPiece {
-                        piece: pc,
-                        square: sq,
-                    });
+                    v.push(Violation::DeadPiece { piece: pc, square: sq });
                 }
             }
         }
@@ -282,31 +260,19 @@ impl Position {
         for k in PieceKind::HAND {
             let max = k.max_count() as u32;
             if totals[k.index()] > max {
-                v.push(Violation::TooManyPieces {
-                    kind: k,
-                    count: totals[k.index()],
-                    max,
-                });
+                v.push(Violation::TooManyPieces { kind: k, count: totals[k.index()], max });
             }
         }
         for c in Color::ALL {
-            let required = if c == pos.side {
-                rules.king_to_move_required
-            } else {
-                rules.king_not_to_move_required
-            };
+            let required =
+                if c == pos.side { rules.king_to_move_required } else { rules.king_not_to_move_required };
             if king_count[c] > 1 {
-                v.push(Violation::TooManyKings {
-                    color: c,
-                    count: king_count[c],
-                });
+                v.push(Violation::TooManyKings { color: c, count: king_count[c] });
             } else if king_count[c] == 0 && required {
                 v.push(Violation::MissingKing { color: c });
             }
         }
-        if v.iter()
-            .all(|x| !matches!(x, Violation::TooManyKings { .. }))
-        {
+        if v.iter().all(|x| !matches!(x, Violation::TooManyKings { .. })) {
             let them = !pos.side;
             if let Some(k) = pos.kings[them] {
                 if !pos.attackers_to(pos.side, k, pos.occupied()).is_empty() {
@@ -315,10 +281,7 @@ impl Position {
             }
             pos.checkers = pos.compute_checkers();
             if pos.checkers.count() > 2 {
-                v.push(Violation::ImpossibleCheck {
-                    color: pos.side,
-                    count: pos.checkers.count(),
-                });
+                v.push(Violation::ImpossibleCheck { color: pos.side, count: pos.checkers.count() });
             }
         }
         if v.is_empty() {
@@ -330,12 +293,7 @@ impl Position {
 
     /// The position as a [`Setup`] (history dropped).
     pub fn to_setup(&self) -> Setup {
-        Setup {
-            board: self.board,
-            hands: self.hands,
-            side_to_move: self.side,
-            move_number: self.move_number,
-        }
+        Setup { board: self.board, hands: self.hands, side_to_move: self.side, move_number: self.move_number }
     }
 
     #[inline]
@@ -415,9 +373,7 @@ impl Position {
     /// The position key: board key + packed hand of the side to move + side bit (seed `001_…`).
     #[inline]
     pub fn key(&self) -> u64 {
-        self.board_key
-            .wrapping_add(self.hands[self.side].raw())
-            .wrapping_add(self.side as u64)
+        self.board_key.wrapping_add(self.hands[self.side].raw()).wrapping_add(self.side as u64)
     }
     /// The key recomputed from scratch (the naive twin of the incremental key).
     pub fn key_from_scratch(&self) -> u64 {
@@ -427,8 +383,7 @@ impl Position {
                 k ^= ZOBRIST[pc.index()][sq.index()];
             }
         }
-        k.wrapping_add(self.hands[self.side].raw())
-            .wrapping_add(self.side as u64)
+        k.wrapping_add(self.hands[self.side].raw()).wrapping_add(self.side as u64)
     }
     /// Number of plies played since this position was built.
     pub fn ply(&self) -> usize {
@@ -491,28 +446,16 @@ impl Position {
 
     #[inline]
     fn promotion_zone(color: Color) -> Bitboard {
-        const ZONES: [Bitboard; 2] = [
-            Bitboard::relative_ranks(Color::Sente, 1, 3),
-            Bitboard::relative_ranks(Color::Gote, 1, 3),
-        ];
+        const ZONES: [Bitboard; 2] =
+            [Bitboard::relative_ranks(Color::Sente, 1, 3), Bitboard::relative_ranks(Color::Gote, 1, 3)];
         ZONES[color.index()]
     }
 
     #[inline]
-    fn push_board_moves(
-        list: &mut MoveList,
-        us: Color,
-        kind: PieceKind,
-        from: Square,
-        targets: Bitboard,
-    ) {
+    fn push_board_moves(list: &mut MoveList, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
         if kind.promote().is_none() {
             for to in targets {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
+                list.push(Move::Normal { from, to, promote: false });
             }
             return;
         }
@@ -520,11 +463,7 @@ impl Position {
         let from_in_zone = zone.has(from);
         for to in targets {
             if from_in_zone || zone.has(to) {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: true,
-                });
+                list.push(Move::Normal { from, to, promote: true });
                 let rr = to.relative_rank(us);
                 let dead = match kind {
                     PieceKind::Pawn | PieceKind::Lance => rr == 1,
@@ -532,18 +471,10 @@ impl Position {
                     _ => false,
                 };
                 if !dead {
-                    list.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
+                    list.push(Move::Normal { from, to, promote: false });
                 }
             } else {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
+                list.push(Move::Normal { from, to, promote: false });
             }
         }
     }
@@ -569,11 +500,7 @@ impl Position {
             let occ_wo = occ.without(k);
             for to in targets {
                 if self.attackers_to(them, to, occ_wo).is_empty() {
-                    list.push(Move::Normal {
-                        from: k,
-                        to,
-                        promote: false,
-                    });
+                    list.push(Move::Normal { from: k, to, promote: false });
                 }
             }
             if n_checkers >= 2 {
@@ -615,28 +542,17 @@ impl Position {
             }
             let their_king = self.kings[!us];
             for to in targets & files_ok & !last1 {
-                let m = Move::Drop {
-                    kind: PieceKind::Pawn,
-                    to,
-                };
+                let m = Move::Drop { kind: PieceKind::Pawn, to };
                 if let Some(tk) = their_king {
-                    if step_attacks(us, PieceKind::Pawn, to).has(tk)
-                        && self.is_pawn_drop_mate(to, tk)
-                    {
+                    if step_attacks(us, PieceKind::Pawn, to).has(tk) && self.is_pawn_drop_mate(to, tk) {
                         continue;
                     }
                 }
                 list.push(m);
             }
         }
-        for kind in [
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ] {
+        for kind in [PieceKind::Lance, PieceKind::Knight, PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook]
+        {
             if !hand.has(kind) {
                 continue;
             }
@@ -717,8 +633,7 @@ impl Position {
         let undo_checkers = self.checkers;
         match m {
             Move::Normal { from, to, promote } => {
-                let pc = self.board[from.index()]
-                    .expect("play_unchecked: no piece on the origin square");
+                let pc = self.board[from.index()].expect("play_unchecked: no piece on the origin square");
                 if let Some(cap) = self.board[to.index()] {
                     self.take(cap, to);
                     self.hands[us] = self.hands[us].add(cap.kind.unpromote());
@@ -728,11 +643,7 @@ impl Position {
                     captured = Some(cap);
                 }
                 self.take(pc, from);
-                let kind = if promote {
-                    pc.kind.promote().unwrap_or(pc.kind)
-                } else {
-                    pc.kind
-                };
+                let kind = if promote { pc.kind.promote().unwrap_or(pc.kind) } else { pc.kind };
                 self.put(Piece::new(us, kind), to);
                 if kind == PieceKind::King {
                     self.kings[us] = Some(to);
@@ -743,12 +654,7 @@ impl Position {
                 self.put(Piece::new(us, kind), to);
             }
         }
-        self.history.push(Undo {
-            mv: m,
-            captured,
-            board_key: undo_key,
-            checkers: undo_checkers,
-        });
+        self.history.push(Undo { mv: m, captured, board_key: undo_key, checkers: undo_checkers });
         self.side = !us;
         self.move_number += 1;
         self.checkers = self.compute_checkers();
@@ -764,11 +670,7 @@ impl Position {
             Move::Normal { from, to, .. } => {
                 let pc = self.board[to.index()].expect("undo: moved piece");
                 self.take(pc, to);
-                let orig = if u.mv.is_promotion() {
-                    Piece::new(us, pc.kind.unpromote())
-                } else {
-                    pc
-                };
+                let orig = if u.mv.is_promotion() { Piece::new(us, pc.kind.unpromote()) } else { pc };
                 self.put(orig, from);
                 if orig.kind == PieceKind::King {
                     self.kings[us] = Some(from);
@@ -794,19 +696,13 @@ impl Position {
     /// Whether the legal move `m` gives check (directly or by discovery).
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
-        let Some(tk) = self.kings[!us] else {
-            return false;
-        };
+        let Some(tk) = self.kings[!us] else { return false };
         let occ = self.occupied();
         match m {
             Move::Drop { kind, to } => attacks(us, kind, to, occ).has(tk),
             Move::Normal { from, to, promote } => {
                 let pc = self.board[from.index()].expect("gives_check: no piece");
-                let kind = if promote {
-                    pc.kind.promote().unwrap_or(pc.kind)
-                } else {
-                    pc.kind
-                };
+                let kind = if promote { pc.kind.promote().unwrap_or(pc.kind) } else { pc.kind };
                 let occ2 = occ.without(from).with(to);
                 if attacks(us, kind, to, occ2).has(tk) {
                     return true;
@@ -841,22 +737,12 @@ impl Position {
         let mut cands = Vec::new();
         for from in self.colors[us] {
             let pc = self.board[from.index()].expect("occupied");
-            for to in
-                crate::rules::bitboard::attacks_naive(us, pc.kind, from, occ) & !self.colors[us]
-            {
+            for to in crate::rules::bitboard::attacks_naive(us, pc.kind, from, occ) & !self.colors[us] {
                 let may_promote = pc.kind.promote().is_some()
                     && (from.relative_rank(us) <= 3 || to.relative_rank(us) <= 3);
-                cands.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
+                cands.push(Move::Normal { from, to, promote: false });
                 if may_promote {
-                    cands.push(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    });
+                    cands.push(Move::Normal { from, to, promote: true });
                 }
             }
         }
@@ -889,16 +775,8 @@ impl Position {
             if dead {
                 continue;
             }
-            if let Move::Drop {
-                kind: PieceKind::Pawn,
-                ..
-            } = m
-            {
-                if p.pieces(us, PieceKind::Pawn)
-                    .filter(|s| s.file() == to.file())
-                    .count()
-                    > 1
-                {
+            if let Move::Drop { kind: PieceKind::Pawn, .. } = m {
+                if p.pieces(us, PieceKind::Pawn).filter(|s| s.file() == to.file()).count() > 1 {
                     continue;
                 }
                 if p.in_check() && p.legal_moves_naive().is_empty() {
@@ -913,11 +791,7 @@ impl Position {
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "Position {{ side: {:?}, hands: {:?} / {:?}",
-            self.side, self.hands.sente, self.hands.gote
-        )?;
+        writeln!(f, "Position {{ side: {:?}, hands: {:?} / {:?}", self.side, self.hands.sente, self.hands.gote)?;
         for rank in 1..=9 {
             for file in (1..=9).rev() {
                 let sq = Square::new(file, rank).expect("sq");

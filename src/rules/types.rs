@@ -59,10 +59,7 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds from a function of the color.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> Self {
-        ByColor {
-            sente: f(Color::Sente),
-            gote: f(Color::Gote),
-        }
+        ByColor { sente: f(Color::Sente), gote: f(Color::Gote) }
     }
 }
 
