@@ -17,6 +17,7 @@
 pub mod cli;
 pub mod experiments;
 pub mod notation;
+pub mod placement;
 pub mod quantum;
 pub mod rules;
 pub mod tsume;

@@ -5,6 +5,7 @@ mod convert;
 mod experiments;
 mod moves;
 mod perft;
+mod place;
 mod quantum;
 mod tsume;
 
@@ -64,6 +65,8 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Quantum shogi (量子将棋): converge worlds, exact probabilities, observation.
     Quantum(quantum::QuantumArgs),
+    /// 利かずの駒並べ: place pieces so that none is attacked (find, count, list).
+    Place(place::PlaceArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
     /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
@@ -85,6 +88,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Quantum(a) => quantum::run(a),
         Command::Tsume(a) => tsume::run(a),
         Command::Usi => tsume::run_usi(),
+        Command::Place(a) => place::run(a),
     }
 }
 

@@ -2,6 +2,7 @@
 //! CLI (`shogi-lab experiments`) runs them and writes `paper/results/*.md`.
 
 pub mod perft_speed;
+pub mod placement;
 pub mod quantum;
 pub mod records;
 pub mod tsume;
@@ -75,5 +76,6 @@ pub fn registry() -> Vec<Experiment> {
         records::EXPERIMENT,
         quantum::EXPERIMENT,
         tsume::EXPERIMENT,
+        placement::EXPERIMENT,
     ]
 }

@@ -1,0 +1,142 @@
+use super::Failure;
+use crate::placement::{check_placement, Directions, First, PieceSet, Placement, Problem};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+/// Arguments of `shogi-lab place`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("mode").args(["count", "all", "first"])))]
+pub struct PlaceArgs {
+    /// The pieces in USI letters with counts, e.g. `P18L4N4S4G4K2R2B2`, `+P8N`.
+    pub pieces: String,
+    /// Count every placement (mirror images separately, and up to mirror).
+    #[arg(long)]
+    pub count: bool,
+    /// List every placement (streamed).
+    #[arg(long)]
+    pub all: bool,
+    /// Find one placement, or prove by exhaustive search that none exists (default).
+    #[arg(long)]
+    pub first: bool,
+    /// Each piece may be Sente or Gote (双方向); default: all Sente.
+    #[arg(long)]
+    pub both_directions: bool,
+    /// With --first: give up after about this many nodes (exit 1, nothing proved).
+    #[arg(long)]
+    pub node_limit: Option<u64>,
+    /// JSON output (one object; with --all one object per line).
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn checked(p: &Problem, b: &Placement) -> Result<(), Failure> {
+    check_placement(p, b).map_err(|e| {
+        Failure::internal(format!(
+            "solver output failed the checker: {e}: {}",
+            b.sfen()
+        ))
+    })
+}
+
+pub fn run(a: PlaceArgs) -> Result<(), Failure> {
+    let set = PieceSet::parse(&a.pieces)
+        .map_err(|e| Failure::input(format!("bad piece set {:?}: {e}", a.pieces)))?;
+    let dirs = if a.both_directions {
+        Directions::Two
+    } else {
+        Directions::One
+    };
+    let dir_name = if a.both_directions { "two" } else { "one" };
+    let p = Problem::new(set, dirs);
+    let t = Instant::now();
+    if a.count {
+        let bar = ProgressBar::new(1);
+        bar.set_style(
+            ProgressStyle::with_template("[{bar:30}] {pos}/{len} branches {elapsed}")
+                .expect("template")
+                .progress_chars("=> "),
+        );
+        let c = p.count_with_progress(&|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+        bar.finish_and_clear();
+        let secs = t.elapsed().as_secs_f64();
+        if a.json {
+            super::emit(serde_json::json!({
+                "pieces": set.to_string(), "directions": dir_name, "count": c.count,
+                "count_up_to_mirror": c.up_to_mirror(), "mirror_symmetric": c.symmetric,
+                "nodes": c.nodes, "time_ms": (secs * 1000.0).round() as u64,
+            }));
+        } else {
+            super::emit(format!("pieces {set} ({} directions)", dir_name));
+            super::emit(format!("count {}", c.count));
+            super::emit(format!("count up to mirror {}", c.up_to_mirror()));
+            super::emit(format!("mirror-symmetric {}", c.symmetric));
+            super::emit(format!("nodes {}", c.nodes));
+            super::emit(format!("time {secs:.3} s"));
+        }
+        return Ok(());
+    }
+    if a.all {
+        let mut n = 0u64;
+        let mut failure = None;
+        let nodes = p.for_each(|b| {
+            if let Err(e) = checked(&p, b) {
+                failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            n += 1;
+            if a.json {
+                super::emit(serde_json::json!({ "index": n, "sfen": b.sfen() }));
+            } else {
+                super::emit(format!("#{n} {}", b.sfen()));
+                super::emit(b.diagram());
+            }
+            ControlFlow::Continue(())
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if !a.json {
+            super::emit(format!(
+                "{n} placements, {nodes} nodes, {:.3} s",
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        return Ok(());
+    }
+    let (answer, nodes) = p.first(a.node_limit);
+    let secs = t.elapsed().as_secs_f64();
+    let (result, sfen) = match &answer {
+        First::Found(b) => {
+            checked(&p, b)?;
+            ("found", Some(b.sfen()))
+        }
+        First::Impossible => ("impossible", None),
+        First::Unknown => ("unknown", None),
+    };
+    if a.json {
+        super::emit(serde_json::json!({
+            "pieces": set.to_string(), "directions": dir_name, "result": result, "sfen": sfen,
+            "nodes": nodes, "time_ms": (secs * 1000.0).round() as u64,
+        }));
+    } else {
+        match &answer {
+            First::Found(b) => {
+                super::emit(b.sfen());
+                super::emit(b.diagram());
+            }
+            First::Impossible => super::emit(format!(
+                "impossible: no placement of {set} ({dir_name} direction(s)); exhaustive search"
+            )),
+            First::Unknown => super::emit("unknown: node limit reached, nothing proved"),
+        }
+        super::emit(format!("nodes {nodes}, time {secs:.3} s"));
+    }
+    if answer == First::Unknown {
+        return Err(Failure::no_answer("node limit reached"));
+    }
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! 利かずの駒並べ: place a multiset of shogi pieces on the empty board so that
+//! no piece stands on a square attacked by another piece (either color;
+//! sliders are blocked by pieces; 二歩 and pieces that can never move are
+//! allowed). Algorithm: seed `003_88f5bd36583eaf31.txt` (komori-n,
+//! 「利かずの駒並べ｜理論編」): strongest-first search with 劣化駒 pruning by an
+//! exact pawn/stone test. Conventions are in `specs/placement.md`.
+//!
+//! ```
+//! use shogi_lab::placement::{check_placement, Directions, First, PieceSet, Problem};
+//!
+//! let set = PieceSet::parse("R2B2").unwrap();
+//! let p = Problem::new(set, Directions::One);
+//! assert_eq!(p.count().count, 1_331_924);
+//! let (First::Found(board), _) = p.first(None) else { panic!() };
+//! assert!(check_placement(&p, &board).is_ok());
+//! ```
+
+pub mod check;
+pub mod feasibility;
+pub mod pieces;
+pub mod search;
+
+pub use check::{brute_force_count, check_placement, CheckError};
+pub use feasibility::Directions;
+pub use pieces::{PieceSet, PieceSetError};
+pub use search::{Count, First, Problem};
+
+use crate::rules::{ByColor, Color, Hand, Piece, Setup, Square};
+
+/// A board of placed pieces (no hands).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The piece on each square, by [`Square::index`].
+    pub board: [Option<Piece>; 81],
+}
+
+impl Placement {
+    /// A board holding the listed pieces.
+    pub fn from_pieces(pieces: &[(Square, Piece)]) -> Placement {
+        let mut board = [None; 81];
+        for &(s, p) in pieces {
+            board[s.index()] = Some(p);
+        }
+        Placement { board }
+    }
+
+    /// The pieces with their squares, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::all().filter_map(|s| self.board[s.index()].map(|p| (s, p)))
+    }
+
+    /// The left-right mirror image (file f → 10 − f).
+    pub fn mirror(&self) -> Placement {
+        let mut board = [None; 81];
+        for (s, p) in self.pieces() {
+            board[s.mirror().index()] = Some(p);
+        }
+        Placement { board }
+    }
+
+    /// As a [`Setup`] with empty hands, Sente to move.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            hands: ByColor {
+                sente: Hand::EMPTY,
+                gote: Hand::EMPTY,
+            },
+            side_to_move: Color::Sente,
+            move_number: 1,
+        }
+    }
+
+    /// SFEN (board, `b`, `-`, `1`). Such boards are usually not legal
+    /// positions (two kings of one side, 二歩), so they are written as setups.
+    pub fn sfen(&self) -> String {
+        crate::notation::sfen::write_setup(&self.to_setup())
+    }
+
+    /// A BOD-style diagram: `v` marks Gote pieces, `・` empty squares.
+    pub fn diagram(&self) -> String {
+        let ranks = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+        let mut s = String::from("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+        for (r, name) in ranks.iter().enumerate() {
+            s.push('|');
+            for file in (1..=9u8).rev() {
+                let sq = Square::new(file, r as u8 + 1).expect("in range");
+                match self.board[sq.index()] {
+                    Some(p) => {
+                        s.push(if p.color == Color::Gote { 'v' } else { ' ' });
+                        s.push(p.kind.kanji());
+                    }
+                    None => s.push_str(" ・"),
+                }
+            }
+            s.push('|');
+            s.push(*name);
+            s.push('\n');
+        }
+        s.push_str("+---------------------------+\n");
+        s
+    }
+}
+
+impl std::fmt::Debug for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Placement({})", self.sfen())
+    }
+}

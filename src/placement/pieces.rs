@@ -1,0 +1,216 @@
+//! Piece sets written in USI letters with counts: `P18L4N4S4G4K2R2B2`, `+P8`.
+
+use crate::rules::PieceKind;
+use std::fmt;
+
+/// A multiset of piece kinds to place (colors are chosen by the search).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PieceSet {
+    counts: [u8; PieceKind::NUM],
+}
+
+/// What is wrong with a piece-set text. Byte offsets point into the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PieceSetError {
+    /// The text names no piece.
+    #[error("empty piece set")]
+    Empty,
+    /// A character that is not `+`, a USI piece letter or a digit.
+    #[error("byte {at}: {ch:?} is not a piece letter (P L N S G B R K, optionally after +)")]
+    UnknownLetter {
+        /// Byte offset.
+        at: usize,
+        /// The character.
+        ch: char,
+    },
+    /// `+G` or `+K`.
+    #[error("byte {at}: {kind} does not promote")]
+    NotPromotable {
+        /// Byte offset of the `+`.
+        at: usize,
+        /// The kanji of the kind.
+        kind: char,
+    },
+    /// `+` at the end of the text.
+    #[error("byte {at}: `+` must be followed by a piece letter")]
+    DanglingPlus {
+        /// Byte offset.
+        at: usize,
+    },
+    /// A count that is not a number between 0 and 81.
+    #[error("byte {at}: count must be a number from 0 to 81")]
+    BadCount {
+        /// Byte offset of the count.
+        at: usize,
+    },
+    /// More pieces than squares.
+    #[error("{total} pieces cannot fit on 81 squares")]
+    TooMany {
+        /// Total number of pieces.
+        total: u32,
+    },
+}
+
+impl PieceSet {
+    /// The 40 pieces of a game of shogi: `P18L4N4S4G4K2R2B2`.
+    pub const FULL_GAME: PieceSet = PieceSet {
+        counts: [18, 4, 4, 4, 4, 2, 2, 2, 0, 0, 0, 0, 0, 0],
+    };
+
+    /// The empty set.
+    pub const fn empty() -> PieceSet {
+        PieceSet {
+            counts: [0; PieceKind::NUM],
+        }
+    }
+
+    /// Parses `P18L4N4S4G4K2R2B2`-style text: a sequence of `[+]LETTER[COUNT]`
+    /// (count defaults to 1; letters in either case; the same kind may repeat
+    /// and adds up). Whitespace is ignored.
+    ///
+    /// # Errors
+    /// [`PieceSetError`] naming the offending byte.
+    pub fn parse(text: &str) -> Result<PieceSet, PieceSetError> {
+        let b = text.as_bytes();
+        let mut set = PieceSet::empty();
+        let mut total: u32 = 0;
+        let mut any = false;
+        let mut i = 0;
+        while i < b.len() {
+            if b[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let promoted = b[i] == b'+';
+            if promoted {
+                i += 1;
+                if i >= b.len() {
+                    return Err(PieceSetError::DanglingPlus { at: start });
+                }
+            }
+            let ch = text[i..].chars().next().unwrap_or('?');
+            let base =
+                PieceKind::from_letter(ch).ok_or(PieceSetError::UnknownLetter { at: i, ch })?;
+            i += ch.len_utf8();
+            let kind = if promoted {
+                base.promote().ok_or(PieceSetError::NotPromotable {
+                    at: start,
+                    kind: base.kanji(),
+                })?
+            } else {
+                base
+            };
+            let digits_start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let count: u32 = if i == digits_start {
+                1
+            } else {
+                text[digits_start..i]
+                    .parse()
+                    .map_err(|_| PieceSetError::BadCount { at: digits_start })?
+            };
+            if count > 81 {
+                return Err(PieceSetError::BadCount { at: digits_start });
+            }
+            total += count;
+            if total > 81 {
+                return Err(PieceSetError::TooMany { total });
+            }
+            set.counts[kind.index()] += count as u8;
+            any = true;
+        }
+        if !any {
+            return Err(PieceSetError::Empty);
+        }
+        Ok(set)
+    }
+
+    /// How many pieces of `kind`.
+    pub const fn count(&self, kind: PieceKind) -> u32 {
+        self.counts[kind.index()] as u32
+    }
+
+    /// The set with `n` pieces of `kind` (saturating at 81 in total is the caller's concern).
+    pub fn with_count(mut self, kind: PieceKind, n: u32) -> PieceSet {
+        self.counts[kind.index()] = n.min(81) as u8;
+        self
+    }
+
+    /// Total number of pieces.
+    pub fn total(&self) -> u32 {
+        self.counts.iter().map(|&c| c as u32).sum()
+    }
+}
+
+/// Writes the canonical text (strongest first): `R2B2G4S4N4L4P18K2`-style,
+/// order 龍 馬 飛 角 玉 金 全 圭 杏 と 銀 香 桂 歩; counts of 1 are omitted.
+impl fmt::Display for PieceSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for k in super::search::STRONGEST_FIRST {
+            let n = self.count(k);
+            if n == 0 {
+                continue;
+            }
+            if k.is_promoted() {
+                write!(f, "+")?;
+            }
+            write!(f, "{}", k.letter())?;
+            if n != 1 {
+                write!(f, "{n}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_full_set_and_promoted_pieces() {
+        let s = PieceSet::parse("P18L4N4S4G4K2R2B2").unwrap();
+        assert_eq!(s, PieceSet::FULL_GAME);
+        assert_eq!(s.total(), 40);
+        let p = PieceSet::parse("+P8 N").unwrap();
+        assert_eq!(p.count(PieceKind::ProPawn), 8);
+        assert_eq!(p.count(PieceKind::Knight), 1);
+        assert_eq!(p.count(PieceKind::Pawn), 0);
+        assert_eq!(PieceSet::parse("p2P").unwrap().count(PieceKind::Pawn), 3);
+        assert_eq!(PieceSet::parse(&s.to_string()).unwrap(), s);
+        assert_eq!(PieceSet::parse("+R+B2").unwrap().to_string(), "+R+B2");
+    }
+
+    #[test]
+    fn rejects_bad_text_with_offsets() {
+        assert_eq!(PieceSet::parse(""), Err(PieceSetError::Empty));
+        assert_eq!(
+            PieceSet::parse("P2X"),
+            Err(PieceSetError::UnknownLetter { at: 2, ch: 'X' })
+        );
+        assert_eq!(
+            PieceSet::parse("P+G"),
+            Err(PieceSetError::NotPromotable { at: 1, kind: '金' })
+        );
+        assert_eq!(
+            PieceSet::parse("P+"),
+            Err(PieceSetError::DanglingPlus { at: 1 })
+        );
+        assert_eq!(
+            PieceSet::parse("P99"),
+            Err(PieceSetError::BadCount { at: 1 })
+        );
+        assert_eq!(
+            PieceSet::parse("P81L"),
+            Err(PieceSetError::TooMany { total: 82 })
+        );
+        assert_eq!(
+            PieceSet::parse("歩"),
+            Err(PieceSetError::UnknownLetter { at: 0, ch: '歩' })
+        );
+    }
+}

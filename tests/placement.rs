@@ -1,0 +1,185 @@
+//! 利かずの駒並べ: published counts, brute-force oracles, certificates.
+
+use shogi_lab::placement::{
+    brute_force_count, check_placement, Directions, First, PieceSet, Placement, Problem,
+};
+use shogi_lab::rules::PieceKind;
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+fn problem(text: &str, dirs: Directions) -> Problem {
+    Problem::new(PieceSet::parse(text).expect("valid set"), dirs)
+}
+
+/// Every placement listed, each checked; returns them.
+fn list_checked(p: &Problem) -> Vec<Placement> {
+    let mut out = Vec::new();
+    p.for_each(|b| {
+        check_placement(p, b).unwrap_or_else(|e| panic!("{e}: {}", b.sfen()));
+        out.push(b.clone());
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+#[test]
+fn forty_pieces_have_3720_placements_in_1860_mirror_pairs() {
+    let p = problem("P18L4N4S4G4K2R2B2", Directions::One);
+    let c = p.count();
+    assert_eq!(c.count, 3720);
+    assert_eq!(c.symmetric, 0);
+    assert_eq!(c.up_to_mirror(), 1860);
+    let all = list_checked(&p);
+    assert_eq!(all.len(), 3720);
+    let set: HashSet<Placement> = all.iter().cloned().collect();
+    assert_eq!(set.len(), 3720, "listed placements are distinct");
+    assert!(
+        all.iter().all(|b| set.contains(&b.mirror())),
+        "closed under mirror"
+    );
+    // All share one rook/bishop layout up to mirror.
+    let layout = |b: &Placement| -> Vec<String> {
+        b.pieces()
+            .filter(|(_, p)| matches!(p.kind, PieceKind::Rook | PieceKind::Bishop))
+            .map(|(s, p)| format!("{}{s}", p.kind.letter()))
+            .collect()
+    };
+    let layouts: HashSet<Vec<String>> = all
+        .iter()
+        .map(|b| std::cmp::min(layout(b), layout(&b.mirror())))
+        .collect();
+    assert_eq!(layouts.len(), 1, "{layouts:?}");
+}
+
+#[test]
+fn forty_one_pieces_do_not_fit() {
+    for text in ["P19L4N4S4G4K2R2B2", "P18L4N5S4G4K2R2B2"] {
+        let p = problem(text, Directions::One);
+        assert_eq!(p.count().count, 0, "{text}");
+        assert_eq!(p.first(None).0, First::Impossible, "{text}");
+    }
+}
+
+#[test]
+fn small_sets_match_published_counts() {
+    assert_eq!(problem("R2B2", Directions::One).count().count, 1_331_924);
+    assert_eq!(problem("K2G2", Directions::One).count().count, 5_772_534);
+    assert_eq!(problem("P6", Directions::One).count().count, 227_916_084);
+}
+
+/// P6 in closed form: the coefficient of x⁶ in (Σₖ C(10−k,k)xᵏ)⁹.
+#[test]
+fn p6_closed_form() {
+    let c = |n: u64, k: u64| (0..k).fold(1u64, |a, i| a * (n - i) / (i + 1));
+    let col: Vec<u64> = (0..=5).map(|k| c(10 - k, k)).collect();
+    let mut poly = vec![1u64];
+    for _ in 0..9 {
+        let mut next = vec![0u64; poly.len() + 5];
+        for (i, a) in poly.iter().enumerate() {
+            for (k, w) in col.iter().enumerate() {
+                next[i + k] += a * w;
+            }
+        }
+        poly = next;
+    }
+    assert_eq!(poly[6], 227_916_084);
+}
+
+#[test]
+fn closed_form_pawn_leaves_match_listing() {
+    let cases: &[(&str, u8, u8)] = &[
+        ("R2B2P4", 5, 5),
+        ("R2P3", 9, 5),
+        ("K2G2P2", 9, 4),
+        ("P6", 5, 6),
+        ("P5", 7, 5),
+        ("G2S2P3", 5, 5),
+        ("K2L2P4", 5, 5),
+        ("N4P5", 5, 5),
+        ("RBGSNLPK", 5, 5),
+        ("P4", 9, 4),
+    ];
+    for &(text, files, ranks) in cases {
+        let p = problem(text, Directions::One).on_board(files, ranks);
+        let (fast, slow) = (p.count(), p.count_by_listing());
+        assert_eq!(
+            (fast.count, fast.symmetric),
+            (slow.count, slow.symmetric),
+            "{text} {files}x{ranks}"
+        );
+    }
+}
+
+#[test]
+fn solver_matches_brute_force_on_small_boards() {
+    let cases: &[(&str, u8, u8)] = &[
+        ("P3", 4, 4),
+        ("P2L2", 4, 4),
+        ("R", 5, 5),
+        ("R2", 5, 4),
+        ("B2P", 4, 4),
+        ("K2G", 4, 4),
+        ("S2N2", 4, 4),
+        ("G2S", 4, 5),
+        ("NLSP2", 4, 4),
+        ("+R+B", 5, 5),
+        ("+P2+N+S", 4, 4),
+        ("RBP3", 4, 5),
+        ("P8", 4, 4),
+        ("N8", 4, 4),
+    ];
+    for &(text, files, ranks) in cases {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(files, ranks);
+            let brute = brute_force_count(&p);
+            let fast = p.count();
+            let slow = p.count_by_listing();
+            assert_eq!(fast.count, brute, "{text} {files}x{ranks} {dirs:?} count");
+            assert_eq!(slow.count, brute, "{text} {files}x{ranks} {dirs:?} listing");
+            assert_eq!(
+                fast.symmetric, slow.symmetric,
+                "{text} {files}x{ranks} {dirs:?} symmetric"
+            );
+            assert_eq!(
+                list_checked(&p).len() as u64,
+                brute,
+                "{text} {files}x{ranks} {dirs:?} listed"
+            );
+            let expect_found = brute > 0;
+            match p.first(None).0 {
+                First::Found(b) => {
+                    assert!(expect_found);
+                    check_placement(&p, &b).expect("checked");
+                }
+                First::Impossible => assert!(!expect_found, "{text} {dirs:?}"),
+                First::Unknown => panic!("no limit was set"),
+            }
+        }
+    }
+}
+
+#[test]
+fn checker_rejects_wrong_boards() {
+    let p = problem("R2B2", Directions::One);
+    let (First::Found(b), _) = p.first(None) else {
+        panic!("R2B2 fits")
+    };
+    check_placement(&p, &b).expect("solver output is valid");
+    // Move one piece next to another: now attacked or the set changes.
+    let mut bad = b.clone();
+    let (sq, piece) = bad.pieces().next().expect("pieces");
+    bad.board[sq.index()] = None;
+    assert!(check_placement(&p, &bad).is_err());
+    let target = shogi_lab::rules::Square::all()
+        .find(|s| bad.board[s.index()].is_none() && s.file() == 5)
+        .expect("square");
+    bad.board[target.index()] = Some(piece);
+    let _ = check_placement(&p, &bad); // may or may not be valid; must not panic
+    let mut gote = b.clone();
+    let (s0, p0) = gote.pieces().next().expect("pieces");
+    gote.board[s0.index()] = Some(shogi_lab::rules::Piece::new(
+        shogi_lab::rules::Color::Gote,
+        p0.kind,
+    ));
+    assert!(check_placement(&p, &gote).is_err());
+}
