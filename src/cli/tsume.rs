@@ -75,6 +75,10 @@ fn problems_of_text(input: &str) -> Result<Vec<Problem>, Failure> {
             std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{input}: {e}")))?;
         return Ok(read_problems(&s));
     }
+    // A SFEN always has spaces between its fields; a single word is a file name.
+    if !input.trim().contains(char::is_whitespace) {
+        return Err(Failure::input(format!("{input}: no such file (and not a SFEN)")));
+    }
     Ok(vec![Problem {
         id: "1".into(),
         sfen: input.trim().to_string(),
