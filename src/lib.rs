@@ -17,4 +17,5 @@
 pub mod cli;
 pub mod experiments;
 pub mod notation;
+pub mod quantum;
 pub mod rules;

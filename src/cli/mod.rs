@@ -4,6 +4,7 @@
 mod experiments;
 mod moves;
 mod perft;
+mod quantum;
 
 use clap::{Parser, Subcommand};
 
@@ -57,6 +58,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of each SFEN line of a file (for differential tests).
     Moves(moves::MovesArgs),
+    /// Quantum shogi (量子将棋): converge worlds, exact probabilities, observation.
+    Quantum(quantum::QuantumArgs),
     /// Run the paper's experiments and write their tables to paper/results/.
     Experiments(experiments::ExperimentsArgs),
 }
@@ -70,6 +73,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Perft(a) => perft::run(a),
         Command::Experiments(a) => experiments::run(a),
         Command::Moves(a) => moves::run(a),
+        Command::Quantum(a) => quantum::run(a),
     }
 }
 

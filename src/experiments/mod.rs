@@ -2,6 +2,7 @@
 //! CLI (`shogi-lab experiments`) runs them and writes `paper/results/*.md`.
 
 pub mod perft_speed;
+pub mod quantum;
 
 use std::fmt::Write;
 
@@ -67,5 +68,5 @@ pub struct Experiment {
 
 /// Every registered experiment, in the order they run.
 pub fn registry() -> Vec<Experiment> {
-    vec![perft_speed::EXPERIMENT]
+    vec![perft_speed::EXPERIMENT, quantum::EXPERIMENT]
 }

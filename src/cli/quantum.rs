@@ -1,0 +1,223 @@
+//! `shogi-lab quantum converge|probabilities|observe`.
+
+use super::{emit, Failure};
+use crate::quantum::enumeration::{render_table, Diagram};
+use crate::quantum::{engine_by_name, Converged, Kind, KindSet, World, PIECES};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+// Output records; field order is the documented JSON order.
+#[derive(Serialize)]
+struct ConsistentOut {
+    consistent: bool,
+    world: Vec<String>,
+    used_up: String,
+}
+#[derive(Serialize)]
+struct ConflictOut<'a> {
+    consistent: bool,
+    conflict: &'a [usize],
+}
+#[derive(Serialize)]
+struct ProbabilitiesOut {
+    total: String,
+    counts: Vec<Vec<String>>,
+}
+#[derive(Serialize)]
+struct ObserveOut {
+    piece: usize,
+    kind: String,
+    probability: String,
+    world: Vec<String>,
+    used_up: String,
+}
+
+fn to_json(v: &impl Serialize) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Arguments of `shogi-lab quantum`.
+#[derive(Debug, clap::Args)]
+pub struct QuantumArgs {
+    /// What to compute.
+    #[command(subcommand)]
+    pub command: QuantumCommand,
+}
+
+/// The `quantum` subcommands. WORLD is 20 whitespace-separated tokens (one
+/// quoted argument or several), each a set of kind letters from `KRBGSNLP` in
+/// any order, or `*` for all kinds.
+#[derive(Debug, clap::Subcommand)]
+pub enum QuantumCommand {
+    /// Converge a world: each piece's remaining kinds and the used-up kinds, or the conflicting pieces.
+    Converge {
+        /// Engine.
+        #[arg(long, value_enum, default_value_t = EngineName::Counting)]
+        engine: EngineName,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+        /// The 20 domains.
+        #[arg(required = true, num_args = 1..)]
+        world: Vec<String>,
+    },
+    /// Number of worlds and exact per-piece, per-kind counts and probabilities.
+    Probabilities {
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+        /// The 20 domains.
+        #[arg(required = true, num_args = 1..)]
+        world: Vec<String>,
+    },
+    /// The "observed when captured" variant: collapse PIECE to one kind drawn with its probability.
+    Observe {
+        /// RNG seed (ChaCha8).
+        #[arg(long)]
+        seed: u64,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+        /// The 20 domains followed by PIECE (0-based).
+        #[arg(required = true, num_args = 2..)]
+        world_and_piece: Vec<String>,
+    },
+}
+
+/// Engine names for `--engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineName {
+    /// The 255 kind-subset pass.
+    Counting,
+    /// The shogitter class-subset peel.
+    Peel,
+    /// CNF + varisat.
+    Sat,
+    /// The capacity-vector decision diagram.
+    Enumeration,
+}
+
+fn read_world(tokens: &[String]) -> Result<World, Failure> {
+    World::parse_exact(&tokens.join(" ")).map_err(|e| Failure::input(format!("bad world: {e}")))
+}
+
+fn tokens(w: &World) -> Vec<String> {
+    w.0.iter().map(KindSet::to_string).collect()
+}
+
+fn print_converged(c: &Converged, json: bool) {
+    if json {
+        emit(to_json(&ConsistentOut {
+            consistent: true,
+            world: tokens(&c.world),
+            used_up: c.used_up.to_string(),
+        }));
+    } else {
+        emit("consistent");
+        emit(format!("world:   {}", c.world));
+        emit(format!("used up: {}", c.used_up));
+    }
+}
+
+/// Runs `shogi-lab quantum …`.
+///
+/// # Errors
+/// Exit 2 for a malformed world or piece, exit 1 when observing a contradictory world.
+pub fn run(a: QuantumArgs) -> Result<(), Failure> {
+    match a.command {
+        QuantumCommand::Converge {
+            engine,
+            json,
+            world,
+        } => {
+            let w = read_world(&world)?;
+            let name = match engine {
+                EngineName::Counting => "counting",
+                EngineName::Peel => "peel",
+                EngineName::Sat => "sat",
+                EngineName::Enumeration => "enumeration",
+            };
+            let e = engine_by_name(name)
+                .ok_or_else(|| Failure::internal(format!("engine {name} missing")))?;
+            match e.converge(&w) {
+                Ok(c) => print_converged(&c, json),
+                Err(c) if json => emit(to_json(&ConflictOut {
+                    consistent: false,
+                    conflict: &c.conflict,
+                })),
+                Err(c) => {
+                    let doms: Vec<String> = c
+                        .conflict
+                        .iter()
+                        .map(|&i| format!("{i}:{}", w.0[i]))
+                        .collect();
+                    emit(format!("contradiction: pieces {}", doms.join(" ")));
+                }
+            }
+        }
+        QuantumCommand::Probabilities { json, world } => {
+            let w = read_world(&world)?;
+            let d = Diagram::build(&w);
+            if json {
+                let counts: Vec<Vec<String>> = (0..PIECES)
+                    .map(|i| {
+                        Kind::ALL
+                            .iter()
+                            .map(|&k| d.count(i, k).to_string())
+                            .collect()
+                    })
+                    .collect();
+                emit(to_json(&ProbabilitiesOut {
+                    total: d.total().to_string(),
+                    counts,
+                }));
+            } else {
+                emit(render_table(&d).trim_end());
+            }
+        }
+        QuantumCommand::Observe {
+            seed,
+            json,
+            mut world_and_piece,
+        } => {
+            let piece_text = world_and_piece.pop().unwrap_or_default();
+            let w = read_world(&world_and_piece)?;
+            let piece: usize =
+                piece_text
+                    .parse()
+                    .ok()
+                    .filter(|&p| p < PIECES)
+                    .ok_or_else(|| {
+                        Failure::input(format!("bad piece {piece_text:?} (expected 0..19)"))
+                    })?;
+            let d = Diagram::build(&w);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let (k, after) = d
+                .observe(piece, &mut rng)
+                .ok_or_else(|| Failure::no_answer("the world is contradictory"))?;
+            let c = Converged::new(&w, after);
+            let p = d
+                .probability(piece, k)
+                .map(|r| r.to_string())
+                .unwrap_or_default();
+            if json {
+                emit(to_json(&ObserveOut {
+                    piece,
+                    kind: k.letter().to_string(),
+                    probability: p,
+                    world: tokens(&c.world),
+                    used_up: c.used_up.to_string(),
+                }));
+            } else {
+                emit(format!(
+                    "piece {piece} is {} ({}) with probability {p}",
+                    k.letter(),
+                    k.kanji()
+                ));
+                print_converged(&c, false);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! The SAT engine: a CNF over variables `x[i][k]` ("piece `i` is kind `k`"),
+//! built through [`ExtendFormula`] so the same encoder fills a `varisat`
+//! [`Solver`] or a [`CnfFormula`] for a DIMACS dump.
+//!
+//! - exactly one kind per piece: one at-least-one clause and pairwise at-most-one;
+//! - exactly `cap(k)` pieces per kind: Sinz's sequential counter (CP 2005,
+//!   "Towards an optimal CNF encoding of Boolean cardinality constraints") for
+//!   `≤ cap(k)` over `x[·][k]` and for `≤ 20 − cap(k)` over `¬x[·][k]`;
+//! - domains are *assumptions* `¬x[i][k]` for `k ∉ dom(i)`, so one solver
+//!   answers every question about one world, and a failed core names pieces.
+//!
+//! Every model is decoded and re-checked against the original domains and
+//! capacities (not the CNF) before it is believed; each model witnesses 20
+//! (piece, kind) pairs at once.
+
+use super::{
+    minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES,
+};
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+
+/// The variables of the encoding.
+#[derive(Debug, Clone, Copy)]
+pub struct Encoding {
+    /// `x[i][k]`: piece `i` is kind `k`.
+    pub x: [[Lit; 8]; PIECES],
+}
+
+/// Sinz's sequential counter: at most `m` of `lits` are true.
+fn at_most<F: ExtendFormula>(f: &mut F, lits: &[Lit], m: usize) {
+    let n = lits.len();
+    if m >= n {
+        return;
+    }
+    if m == 0 {
+        for &l in lits {
+            f.add_clause(&[!l]);
+        }
+        return;
+    }
+    // s[i][j]: among lits[0..=i], at least j+1 are true (only the implication from the left).
+    let s: Vec<Vec<Lit>> = (0..n - 1)
+        .map(|_| (0..m).map(|_| f.new_lit()).collect())
+        .collect();
+    f.add_clause(&[!lits[0], s[0][0]]);
+    for &l in &s[0][1..] {
+        f.add_clause(&[!l]);
+    }
+    for i in 1..n - 1 {
+        f.add_clause(&[!lits[i], s[i][0]]);
+        f.add_clause(&[!s[i - 1][0], s[i][0]]);
+        for j in 1..m {
+            f.add_clause(&[!lits[i], !s[i - 1][j - 1], s[i][j]]);
+            f.add_clause(&[!s[i - 1][j], s[i][j]]);
+        }
+        f.add_clause(&[!lits[i], !s[i - 1][m - 1]]);
+    }
+    f.add_clause(&[!lits[n - 1], !s[n - 2][m - 1]]);
+}
+
+/// Encodes the world-independent constraints (domains come as assumptions).
+pub fn encode<F: ExtendFormula>(f: &mut F) -> Encoding {
+    let mut x = [[Lit::from_index(0, true); 8]; PIECES];
+    for row in &mut x {
+        for l in row.iter_mut() {
+            *l = f.new_lit();
+        }
+    }
+    for row in &x {
+        f.add_clause(row);
+        for a in 0..8 {
+            for b in a + 1..8 {
+                f.add_clause(&[!row[a], !row[b]]);
+            }
+        }
+    }
+    for k in Kind::ALL {
+        let col: Vec<Lit> = x.iter().map(|row| row[k.index()]).collect();
+        let neg: Vec<Lit> = col.iter().map(|&l| !l).collect();
+        at_most(f, &col, k.capacity() as usize);
+        at_most(f, &neg, PIECES - k.capacity() as usize);
+    }
+    Encoding { x }
+}
+
+/// The domain assumptions `¬x[i][k]` for `k ∉ dom(i)`.
+pub fn assumptions(e: &Encoding, w: &World) -> Vec<Lit> {
+    let mut a = Vec::new();
+    for i in 0..PIECES {
+        for k in Kind::ALL {
+            if !w.0[i].contains(k) {
+                a.push(!e.x[i][k.index()]);
+            }
+        }
+    }
+    a
+}
+
+/// The whole problem as a formula with the domains as unit clauses, for a DIMACS dump
+/// (`varisat::dimacs::write_dimacs`).
+pub fn formula(w: &World) -> CnfFormula {
+    let mut f = CnfFormula::new();
+    let e = encode(&mut f);
+    for l in assumptions(&e, w) {
+        f.add_clause(&[l]);
+    }
+    f
+}
+
+/// A model that failed the independent re-check (a bug in the encoding or the solver).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("SAT model does not re-check: {0}")]
+pub struct BadModel(pub String);
+
+/// Decodes a model into one kind per piece and re-checks it against the
+/// original domains and the capacities.
+///
+/// # Errors
+/// [`BadModel`] saying what is wrong.
+pub fn decode_and_check(
+    e: &Encoding,
+    model: &[Lit],
+    w: &World,
+) -> Result<[Kind; PIECES], BadModel> {
+    let truth = |l: Lit| model.get(l.var().index()).is_some_and(|&m| m == l);
+    let mut out = [Kind::King; PIECES];
+    let mut used = [0u8; 8];
+    for i in 0..PIECES {
+        let kinds: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|k| truth(e.x[i][k.index()]))
+            .collect();
+        let [k] = kinds.as_slice() else {
+            return Err(BadModel(format!("piece {i} has {} kinds", kinds.len())));
+        };
+        if !w.0[i].contains(*k) {
+            return Err(BadModel(format!(
+                "piece {i} is {} outside its domain {}",
+                k.letter(),
+                w.0[i]
+            )));
+        }
+        used[k.index()] += 1;
+        out[i] = *k;
+    }
+    if used != Kind::CAPACITY {
+        return Err(BadModel(format!(
+            "kind counts {used:?} differ from {:?}",
+            Kind::CAPACITY
+        )));
+    }
+    Ok(out)
+}
+
+/// One world loaded into a solver.
+pub struct SatWorld<'a> {
+    solver: Solver<'a>,
+    enc: Encoding,
+    world: World,
+    /// Solver calls made so far.
+    pub calls: u32,
+}
+
+impl SatWorld<'_> {
+    /// Encodes the constraints for `world`.
+    pub fn new(world: &World) -> Self {
+        let mut solver = Solver::new();
+        let enc = encode(&mut solver);
+        SatWorld {
+            solver,
+            enc,
+            world: *world,
+            calls: 0,
+        }
+    }
+
+    /// Solves under the domains of `w` plus `extra`; a re-checked model or `Err(core pieces)`.
+    ///
+    /// # Panics
+    /// If the solver fails or a model does not re-check (both are bugs, not input errors).
+    pub fn solve(&mut self, w: &World, extra: &[Lit]) -> Result<[Kind; PIECES], u32> {
+        let mut a = assumptions(&self.enc, w);
+        a.extend_from_slice(extra);
+        self.solver.assume(&a);
+        self.calls += 1;
+        let sat = self.solver.solve().expect("varisat failed");
+        if sat {
+            let model = self.solver.model().expect("model after SAT");
+            return Ok(decode_and_check(&self.enc, &model, w).expect("SAT model must re-check"));
+        }
+        let core = self.solver.failed_core().unwrap_or(&[]);
+        let mut pieces = 0u32;
+        for l in core {
+            for i in 0..PIECES {
+                if self.enc.x[i].iter().any(|x| x.var() == l.var()) {
+                    pieces |= 1 << i;
+                }
+            }
+        }
+        Err(pieces)
+    }
+
+    /// The converged domains, or the failed core (pieces) of the first call.
+    pub fn converge(&mut self) -> Result<World, u32> {
+        let w = self.world;
+        let first = self.solve(&w, &[])?;
+        // Pieces with equal domains are interchangeable (swap them in any model),
+        // so a witness for one piece counts for every piece with its domain.
+        let mut seen = [KindSet::EMPTY; PIECES];
+        let mark = |seen: &mut [KindSet; PIECES], m: &[Kind; PIECES]| {
+            for (i, k) in m.iter().enumerate() {
+                for j in 0..PIECES {
+                    if w.0[j] == w.0[i] {
+                        seen[j] = seen[j].or(KindSet::single(*k));
+                    }
+                }
+            }
+        };
+        mark(&mut seen, &first);
+        for i in 0..PIECES {
+            for k in w.0[i].iter() {
+                if seen[i].contains(k) {
+                    continue;
+                }
+                if let Ok(m) = self.solve(&w, &[self.enc.x[i][k.index()]]) {
+                    mark(&mut seen, &m);
+                }
+            }
+        }
+        Ok(World(seen))
+    }
+}
+
+/// The SAT engine (a fresh solver per world).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SatEngine;
+
+impl Convergence for SatEngine {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn feasible(&self, w: &World) -> bool {
+        SatWorld::new(w).solve(w, &[]).is_ok()
+    }
+
+    fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
+        let mut s = SatWorld::new(w);
+        match s.converge() {
+            Ok(out) => Ok(Converged::new(w, out)),
+            Err(core) => {
+                // Minimise the core with the same solver: pieces outside the set are relaxed.
+                let conflict = minimize_conflict(w, core, |x| s_feasible(&mut s, x));
+                Err(Contradiction { conflict })
+            }
+        }
+    }
+}
+
+fn s_feasible(s: &mut SatWorld<'_>, w: &World) -> bool {
+    s.solve(w, &[]).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_is_exact_on_small_sets() {
+        // Every assignment of n ≤ 6 literals: satisfiable with the counter iff weight ≤ m.
+        for n in 1..=6usize {
+            for m in 0..=n {
+                for bits in 0u32..1 << n {
+                    let mut s = Solver::new();
+                    let lits: Vec<Lit> = (0..n).map(|_| s.new_lit()).collect();
+                    at_most(&mut s, &lits, m);
+                    let a: Vec<Lit> = (0..n)
+                        .map(|i| Lit::from_var(lits[i].var(), bits >> i & 1 != 0))
+                        .collect();
+                    s.assume(&a);
+                    assert_eq!(
+                        s.solve().unwrap(),
+                        bits.count_ones() as usize <= m,
+                        "n={n} m={m} bits={bits:b}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dimacs_dump_is_readable() {
+        let f = formula(&"RL RL R".parse().unwrap());
+        let mut out = Vec::new();
+        varisat::dimacs::write_dimacs(&mut out, &f).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("p cnf "));
+        let mut s = Solver::new();
+        s.add_dimacs_cnf(text.as_bytes()).unwrap();
+        assert!(s.solve().unwrap());
+    }
+}

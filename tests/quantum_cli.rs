@@ -1,0 +1,101 @@
+//! `shogi-lab quantum …`: JSON shapes, exit codes, and agreement of `--engine`s.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn world(head: &str) -> String {
+    let n = head.split_whitespace().count();
+    format!("{head}{}", " *".repeat(20 - n))
+}
+
+#[test]
+fn converge_json_shape_and_engines_agree() {
+    let w = world("RL RL R");
+    let mut outs = Vec::new();
+    for e in ["counting", "peel", "sat", "enumeration"] {
+        let (code, out, _) = run(&["quantum", "converge", "--engine", e, "--json", &w]);
+        assert_eq!(code, 0);
+        outs.push(out);
+    }
+    assert!(outs.iter().all(|o| o == &outs[0]));
+    let mut expect = vec!["\"L\"", "\"L\"", "\"R\""];
+    expect.extend(std::iter::repeat("\"KBGSNP\"").take(17));
+    assert_eq!(
+        outs[0].trim(),
+        format!(
+            "{{\"consistent\":true,\"world\":[{}],\"used_up\":\"RL\"}}",
+            expect.join(",")
+        )
+    );
+}
+
+#[test]
+fn converge_contradiction_and_bad_input() {
+    let (code, out, _) = run(&["quantum", "converge", "--json", &world("BR BK RK BRK")]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "{\"consistent\":false,\"conflict\":[0,1,2,3]}")
+    );
+    let (code, out, _) = run(&["quantum", "converge", &world("R R")]);
+    assert_eq!((code, out.trim()), (0, "contradiction: pieces 0:R 1:R"));
+    let (code, _, err) = run(&["quantum", "converge", "RL RL R"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "shogi-lab: bad world: expected exactly 20 pieces, found 3"
+    );
+    let (code, _, err) = run(&["quantum", "converge", &world("RX")]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn probabilities_json_shape() {
+    let (code, out, _) = run(&[
+        "quantum",
+        "probabilities",
+        "--json",
+        &world("RL RL RL K B G G S S N N P P P P P P P P P"),
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["total"], "3");
+    assert_eq!(
+        v["counts"][0],
+        serde_json::json!(["0", "1", "0", "0", "0", "0", "2", "0"])
+    );
+    assert_eq!(v["counts"].as_array().unwrap().len(), 20);
+}
+
+#[test]
+fn observe_is_seeded_and_consistent() {
+    let w = world("RL RL RL");
+    let a = run(&["quantum", "observe", "--seed", "5", "--json", &w, "1"]);
+    let b = run(&["quantum", "observe", "--seed", "5", "--json", &w, "1"]);
+    assert_eq!(a, b);
+    assert_eq!(a.0, 0);
+    let v: serde_json::Value = serde_json::from_str(&a.1).unwrap();
+    let kind = v["kind"].as_str().unwrap();
+    match kind {
+        "R" => assert_eq!(v["probability"], "1/3"),
+        "L" => assert_eq!(v["probability"], "2/3"),
+        _ => panic!("observed {kind}"),
+    }
+    assert_eq!(v["world"][1], kind);
+    assert_eq!(
+        run(&["quantum", "observe", "--seed", "5", &world("R R"), "0"]).0,
+        1
+    );
+    assert_eq!(run(&["quantum", "observe", "--seed", "5", &w, "20"]).0, 2);
+}
