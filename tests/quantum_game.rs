@@ -59,6 +59,106 @@ fn room_9168_reproduces_every_recorded_state() {
     }
 }
 
+/// Independent geometry: can `kind` (promoted or not), owned by `owner`, go
+/// `from` → `to` on `p`'s board, walking squares (no bitboards, no tables)?
+fn walks(
+    p: &QuantumPosition,
+    owner: Color,
+    kind: Kind,
+    promoted: bool,
+    from: Square,
+    to: Square,
+) -> bool {
+    let gold: &[(i8, i8)] = &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+    let king: &[(i8, i8)] = &[
+        (0, -1),
+        (-1, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (0, 1),
+        (-1, 1),
+        (1, 1),
+    ];
+    let (steps, slides): (&[(i8, i8)], &[(i8, i8)]) = match (kind, promoted) {
+        (Kind::King, false) => (king, &[]),
+        (Kind::Gold, false) | (Kind::Pawn | Kind::Lance | Kind::Knight | Kind::Silver, true) => {
+            (gold, &[])
+        }
+        (Kind::Silver, false) => (&[(0, -1), (-1, -1), (1, -1), (-1, 1), (1, 1)], &[]),
+        (Kind::Knight, false) => (&[(-1, -2), (1, -2)], &[]),
+        (Kind::Pawn, false) => (&[(0, -1)], &[]),
+        (Kind::Lance, false) => (&[], &[(0, -1)]),
+        (Kind::Bishop, false) => (&[], &[(-1, -1), (1, -1), (-1, 1), (1, 1)]),
+        (Kind::Rook, false) => (&[], &[(0, -1), (0, 1), (-1, 0), (1, 0)]),
+        (Kind::Bishop, true) => (king, &[(-1, -1), (1, -1), (-1, 1), (1, 1)]),
+        (Kind::Rook, true) => (king, &[(0, -1), (0, 1), (-1, 0), (1, 0)]),
+        (Kind::Gold | Kind::King, true) => return false,
+    };
+    let s = if owner == Color::Sente { 1 } else { -1 };
+    let at = |f: i8, r: i8| {
+        Square::new(f as u8, r as u8).filter(|_| (1..=9).contains(&f) && (1..=9).contains(&r))
+    };
+    let (f0, r0) = (from.file() as i8, from.rank() as i8);
+    if steps
+        .iter()
+        .any(|&(dx, dy)| at(f0 + s * dx, r0 + s * dy) == Some(to))
+    {
+        return true;
+    }
+    slides.iter().any(|&(dx, dy)| {
+        let (mut f, mut r) = (f0 + s * dx, r0 + s * dy);
+        while let Some(sq) = at(f, r) {
+            if sq == to {
+                return true;
+            }
+            if p.piece_at(sq).is_some() {
+                return false;
+            }
+            f += s * dx;
+            r += s * dy;
+        }
+        false
+    })
+}
+
+/// The board moves the rules allow, from first principles: an own piece, a
+/// destination without an own piece, promotion only in/into/out of the zone by
+/// an unpromoted piece (excluding 金玉), not promoting onto the far/second rank
+/// excluding 歩香桂/桂, and some remaining kind walking there.
+fn naive_board_ok(p: &QuantumPosition, m: QMove) -> bool {
+    let QMove::Board { from, to, promote } = m else {
+        return false;
+    };
+    let c = p.side_to_move();
+    let Some(id) = p.piece_at(from) else {
+        return false;
+    };
+    let info = p.piece(id);
+    if info.owner != c || p.piece_at(to).is_some_and(|q| p.piece(q).owner == c) {
+        return false;
+    }
+    let rr = |sq: Square| {
+        if c == Color::Sente {
+            sq.rank()
+        } else {
+            10 - sq.rank()
+        }
+    };
+    let mut d = p.domain(id);
+    if promote {
+        if info.promoted || (rr(from) > 3 && rr(to) > 3) {
+            return false;
+        }
+        d = d.minus(KindSet::of(&[Kind::Gold, Kind::King]));
+    } else if !info.promoted && rr(to) == 1 {
+        d = d.minus(KindSet::of(&[Kind::Pawn, Kind::Lance, Kind::Knight]));
+    } else if !info.promoted && rr(to) == 2 {
+        d = d.minus(KindSet::single(Kind::Knight));
+    }
+    d.iter().any(|k| walks(p, c, k, info.promoted, from, to))
+}
+
 /// Every from/to/promote and every hand entry × square, through `play`.
 fn naive_accepted(p: &QuantumPosition) -> Vec<QMove> {
     let mut out = Vec::new();
@@ -66,7 +166,13 @@ fn naive_accepted(p: &QuantumPosition) -> Vec<QMove> {
         for to in Square::all() {
             for promote in [false, true] {
                 let m = QMove::Board { from, to, promote };
-                if p.clone().play(m).is_ok() {
+                let ok = p.clone().play(m).is_ok();
+                assert_eq!(
+                    ok,
+                    naive_board_ok(p, m),
+                    "{m}: play and first principles disagree"
+                );
+                if ok {
                     out.push(m);
                 }
             }
@@ -78,7 +184,21 @@ fn naive_accepted(p: &QuantumPosition) -> Vec<QMove> {
                 hand_index: hi as u8,
                 to,
             };
-            if p.clone().play(m).is_ok() {
+            let ok = p.clone().play(m).is_ok();
+            let id = p.hand(p.side_to_move())[hi];
+            let rr = if p.side_to_move() == Color::Sente {
+                to.rank()
+            } else {
+                10 - to.rank()
+            };
+            let excluded = match rr {
+                1 => KindSet::of(&[Kind::Pawn, Kind::Lance, Kind::Knight]),
+                2 => KindSet::single(Kind::Knight),
+                _ => KindSet::EMPTY,
+            };
+            let naive = p.piece_at(to).is_none() && !p.domain(id).minus(excluded).is_empty();
+            assert_eq!(ok, naive, "{m}: play and first principles disagree");
+            if ok {
                 out.push(m);
             }
         }
@@ -181,4 +301,27 @@ fn perft_small_depths_are_stable() {
     // Naive twin of depth 1: the naive from/to/promote enumeration through play.
     assert_eq!(d1 as usize, naive_accepted(&p).len());
     assert!(d2 > d1);
+}
+
+#[test]
+fn random_walks_reach_drops_promotions_and_recaptures() {
+    let (mut drops, mut promoted, mut own_back) = (0, 0, 0);
+    for seed in 0..4 {
+        random_walk(seed, 60, |p| {
+            drops += p
+                .legal_moves()
+                .iter()
+                .filter(|m| matches!(m, QMove::Drop { .. }))
+                .count();
+            for id in 0..40u8 {
+                let i = p.piece(id);
+                promoted += usize::from(i.promoted);
+                own_back += usize::from(i.square.is_none() && i.owner == i.side);
+            }
+        });
+    }
+    assert!(
+        drops > 0 && promoted > 0 && own_back > 0,
+        "{drops} {promoted} {own_back}"
+    );
 }
