@@ -894,4 +894,62 @@ mod tests {
         p.undo();
         assert_eq!(p, start);
     }
+
+    #[test]
+    fn fourth_repetition_is_a_draw() {
+        let mut p = QuantumPosition::default();
+        let cycle = ["5g5f", "5c5d", "5f5g", "5d5c"];
+        for round in 0..3 {
+            for (j, m) in cycle.iter().enumerate() {
+                assert_eq!(p.result(), None, "round {round} move {j}");
+                p.play(m.parse().unwrap()).unwrap();
+            }
+        }
+        // The start position has now occurred for the 4th time.
+        assert_eq!(p.result(), Some(GameResult::Repetition));
+        assert!(p.legal_moves().is_empty());
+        assert_eq!(p.play("5g5f".parse().unwrap()), Err(IllegalMove::GameOver));
+        p.undo();
+        assert_eq!(p.result(), None);
+    }
+
+    #[test]
+    fn observe_variant_collapses_captured_piece() {
+        let m: QMove = "5g5c+".parse().unwrap();
+        let p = QuantumPosition::new(EngineKind::Counting, Variant::Observe);
+        let dist = p.capture_distribution(m).unwrap();
+        let mut sum = super::super::ratio::Ratio::ZERO;
+        for (_, r) in &dist {
+            sum = sum.checked_add(*r).unwrap();
+        }
+        assert_eq!(sum, super::super::ratio::Ratio::ONE);
+        assert_eq!(
+            dist.iter().find(|(k, _)| *k == Kind::King).map(|(_, r)| *r),
+            super::super::ratio::Ratio::new(1, 20)
+        );
+        let mut q = p.clone();
+        assert_eq!(q.play(m), Err(IllegalMove::BadOutcome));
+        assert_eq!(q, p);
+        q.play_with(m, Some(Kind::Pawn)).unwrap();
+        assert_eq!(q.world(Color::Gote).world.0[0], KindSet::single(Kind::Pawn));
+        assert_eq!(q.result(), None);
+        let mut k = p.clone();
+        k.play_with(m, Some(Kind::King)).unwrap();
+        assert_eq!(
+            k.result(),
+            Some(GameResult::KingCapture {
+                winner: Color::Sente
+            })
+        );
+    }
+
+    #[test]
+    fn illegal_moves_leave_the_position_unchanged() {
+        let mut p = QuantumPosition::default();
+        let start = p.clone();
+        for m in ["5g5b", "5i5g", "5g5f+", "h0*5e", "5c5d", "8i7g"] {
+            assert!(p.play(m.parse().unwrap()).is_err(), "{m}");
+            assert_eq!(p, start);
+        }
+    }
 }
