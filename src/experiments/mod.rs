@@ -3,6 +3,7 @@
 
 pub mod perft_speed;
 pub mod quantum;
+pub mod quantum_game;
 
 use std::fmt::Write;
 
@@ -68,5 +69,9 @@ pub struct Experiment {
 
 /// Every registered experiment, in the order they run.
 pub fn registry() -> Vec<Experiment> {
-    vec![perft_speed::EXPERIMENT, quantum::EXPERIMENT]
+    vec![
+        perft_speed::EXPERIMENT,
+        quantum::EXPERIMENT,
+        quantum_game::EXPERIMENT,
+    ]
 }

@@ -14,6 +14,8 @@ use super::{
 };
 use crate::rules::bitboard::attacks;
 use crate::rules::{Bitboard, Color, PieceKind, Square};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
 /// Number of pieces in a game.
@@ -849,6 +851,59 @@ impl QuantumPosition {
             }
         }
     }
+}
+
+/// A random game (ChaCha8 seeded with `seed`): uniformly random legal moves until the game ends or
+/// `plies` are played; in the observe variant captured pieces collapse with their exact probabilities.
+/// Returns the position and the observed kind of every ply (`None` where nothing was observed).
+pub fn random_game(
+    seed: u64,
+    plies: usize,
+    variant: Variant,
+    engine: EngineKind,
+) -> (QuantumPosition, Vec<Option<Kind>>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = QuantumPosition::new(engine, variant);
+    let mut observed = Vec::new();
+    while p.ply() < plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())];
+        let obs = match (variant, p.capture_distribution(mv)) {
+            (Variant::Observe, Some(dist)) => {
+                // Draw with the exact probabilities: a common denominator, then one integer draw.
+                let den = dist.iter().fold(1u128, |l, (_, r)| lcm(l, r.denom()));
+                let mut x = rng.gen_range(0..den);
+                dist.iter()
+                    .find(|(_, r)| {
+                        let w = r.numer() * (den / r.denom());
+                        if x < w {
+                            true
+                        } else {
+                            x -= w;
+                            false
+                        }
+                    })
+                    .map(|(k, _)| *k)
+            }
+            _ => None,
+        };
+        if p.play_with(mv, obs).is_err() {
+            break;
+        }
+        observed.push(obs);
+    }
+    (p, observed)
+}
+
+fn lcm(a: u128, b: u128) -> u128 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
 }
 
 /// 一..九.

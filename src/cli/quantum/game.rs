@@ -7,8 +7,6 @@ use crate::quantum::ratio::Ratio;
 use crate::quantum::record::{self, Record};
 use crate::quantum::{shogitter, Kind, PIECES};
 use crate::rules::Color;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 /// Engine names for `--engine`.
@@ -272,57 +270,6 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Plays one random game; returns the position and the observed kinds per ply.
-pub fn random_game(
-    seed: u64,
-    plies: usize,
-    variant: Variant,
-    engine: EngineKind,
-) -> (QuantumPosition, Vec<Option<Kind>>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut p = QuantumPosition::new(engine, variant);
-    let mut observed = Vec::new();
-    while p.ply() < plies {
-        let moves = p.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.gen_range(0..moves.len())];
-        let obs = match (variant, p.capture_distribution(mv)) {
-            (Variant::Observe, Some(dist)) => {
-                // Draw with the exact probabilities: a common denominator, then one integer draw.
-                let den = dist.iter().fold(1u128, |l, (_, r)| lcm(l, r.denom()));
-                let mut x = rng.gen_range(0..den);
-                dist.iter()
-                    .find(|(_, r)| {
-                        let w = r.numer() * (den / r.denom());
-                        if x < w {
-                            true
-                        } else {
-                            x -= w;
-                            false
-                        }
-                    })
-                    .map(|(k, _)| *k)
-            }
-            _ => None,
-        };
-        if p.play_with(mv, obs).is_err() {
-            break;
-        }
-        observed.push(obs);
-    }
-    (p, observed)
-}
-
-fn lcm(a: u128, b: u128) -> u128 {
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    a / x * b
-}
-
 /// Runs `quantum play`.
 ///
 /// # Errors
@@ -330,7 +277,8 @@ fn lcm(a: u128, b: u128) -> u128 {
 pub fn play(a: PlayArgs) -> Result<(), Failure> {
     for g in 0..a.games {
         let seed = a.seed.wrapping_add(g);
-        let (p, observed) = random_game(seed, a.plies, a.variant.variant(), a.engine.kind());
+        let (p, observed) =
+            crate::quantum::game::random_game(seed, a.plies, a.variant.variant(), a.engine.kind());
         if g > 0 {
             emit("");
         }
