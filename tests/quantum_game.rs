@@ -80,7 +80,8 @@ fn walks(
         (-1, 1),
         (1, 1),
     ];
-    let (steps, slides): (&[(i8, i8)], &[(i8, i8)]) = match (kind, promoted) {
+    type Vectors<'a> = &'a [(i8, i8)];
+    let (steps, slides): (Vectors, Vectors) = match (kind, promoted) {
         (Kind::King, false) => (king, &[]),
         (Kind::Gold, false) | (Kind::Pawn | Kind::Lance | Kind::Knight | Kind::Silver, true) => {
             (gold, &[])
@@ -253,7 +254,7 @@ proptest! {
                 let mut q = before.clone();
                 q.set_engine(e);
                 q.play(mv).unwrap();
-                worlds.push((q.world(Color::Sente).clone(), q.world(Color::Gote).clone(), q.result()));
+                worlds.push((*q.world(Color::Sente), *q.world(Color::Gote), q.result()));
                 q.undo();
                 assert_eq!(q, before, "undo with {}", e.name());
             }
