@@ -1,5 +1,7 @@
 //! `shogi-lab quantum converge|probabilities|observe`.
 
+mod game;
+
 use super::{emit, Failure};
 use crate::quantum::enumeration::{render_table, Diagram};
 use crate::quantum::{engine_by_name, Converged, Kind, KindSet, World, PIECES};
@@ -83,6 +85,12 @@ pub enum QuantumCommand {
         #[arg(required = true, num_args = 2..)]
         world_and_piece: Vec<String>,
     },
+    /// Replay a game record (ours, or shogitter's JSON), checking every recorded state.
+    Replay(game::ReplayArgs),
+    /// Play random legal games (reproducible) and write their records.
+    Play(game::PlayArgs),
+    /// Number of legal move sequences of DEPTH plies from the start.
+    Perft(game::PerftArgs),
 }
 
 /// Engine names for `--engine`.
@@ -176,6 +184,9 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                 emit(render_table(&d).trim_end());
             }
         }
+        QuantumCommand::Replay(a) => return game::replay(a),
+        QuantumCommand::Play(a) => return game::play(a),
+        QuantumCommand::Perft(a) => return game::perft(a),
         QuantumCommand::Observe {
             seed,
             json,

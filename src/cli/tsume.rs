@@ -77,7 +77,9 @@ fn problems_of_text(input: &str) -> Result<Vec<Problem>, Failure> {
     }
     // A SFEN always has spaces between its fields; a single word is a file name.
     if !input.trim().contains(char::is_whitespace) {
-        return Err(Failure::input(format!("{input}: no such file (and not a SFEN)")));
+        return Err(Failure::input(format!(
+            "{input}: no such file (and not a SFEN)"
+        )));
     }
     Ok(vec![Problem {
         id: "1".into(),

@@ -4,6 +4,7 @@
 pub mod perft_speed;
 pub mod placement;
 pub mod quantum;
+pub mod quantum_game;
 pub mod records;
 pub mod tsume;
 
@@ -76,6 +77,7 @@ pub fn registry() -> Vec<Experiment> {
         records::EXPERIMENT,
         quantum::EXPERIMENT,
         tsume::EXPERIMENT,
+        quantum_game::EXPERIMENT,
         placement::EXPERIMENT,
     ]
 }

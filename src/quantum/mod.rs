@@ -38,9 +38,12 @@ pub mod brute;
 pub mod corpus;
 pub mod counting;
 pub mod enumeration;
+pub mod game;
 pub mod observation;
 pub mod ratio;
+pub mod record;
 pub mod sat;
+pub mod shogitter;
 
 pub use observation::{apply, Observation, Outcome};
 

@@ -1,0 +1,308 @@
+//! `shogi-lab quantum replay|play|perft`: quantum shogi games.
+
+use super::super::{emit, Failure};
+use crate::quantum::enumeration::Diagram;
+use crate::quantum::game::{EngineKind, GameResult, QMove, QuantumPosition, Variant};
+use crate::quantum::ratio::Ratio;
+use crate::quantum::record::{self, Record};
+use crate::quantum::{shogitter, Kind, PIECES};
+use crate::rules::Color;
+use std::time::Instant;
+
+/// Engine names for `--engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameEngine {
+    /// The 255 kind-subset pass.
+    Counting,
+    /// The shogitter class-subset peel.
+    Peel,
+    /// CNF + varisat.
+    Sat,
+    /// The capacity-vector decision diagram.
+    Enumeration,
+    /// The decision diagram with the unobserved pieces in closed form.
+    EnumerationTail,
+}
+
+impl GameEngine {
+    fn kind(self) -> EngineKind {
+        match self {
+            GameEngine::Counting => EngineKind::Counting,
+            GameEngine::Peel => EngineKind::Peel,
+            GameEngine::Sat => EngineKind::Sat,
+            GameEngine::Enumeration => EngineKind::Enumeration,
+            GameEngine::EnumerationTail => EngineKind::Tail,
+        }
+    }
+}
+
+/// `--variant`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VariantName {
+    /// shogitter: a captured piece is observed as "not the king".
+    Standard,
+    /// A captured piece collapses to one kind drawn with its exact probability.
+    Observe,
+}
+
+impl VariantName {
+    fn variant(self) -> Variant {
+        match self {
+            VariantName::Standard => Variant::Standard,
+            VariantName::Observe => Variant::Observe,
+        }
+    }
+}
+
+/// Arguments of `quantum replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// A record: our text format, or shogitter's JSON (detected by a leading `{`).
+    pub file: std::path::PathBuf,
+    /// Print the exact probability of each kind for each piece (uniform over worlds).
+    #[arg(long)]
+    pub probabilities: bool,
+    /// Capture rule; must match the record's (shogitter records are standard).
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantName>,
+    /// Convergence engine.
+    #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
+    pub engine: GameEngine,
+    /// Replay only the first N plies.
+    #[arg(long)]
+    pub plies: Option<usize>,
+}
+
+/// Arguments of `quantum play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// Uniformly random legal moves (the only player so far; required).
+    #[arg(long, required = true)]
+    pub random: bool,
+    /// RNG seed (ChaCha8).
+    #[arg(long)]
+    pub seed: u64,
+    /// Stop after this many plies if the game has not ended.
+    #[arg(long, default_value_t = 200)]
+    pub plies: usize,
+    /// Capture rule.
+    #[arg(long, value_enum, default_value_t = VariantName::Standard)]
+    pub variant: VariantName,
+    /// Convergence engine.
+    #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
+    pub engine: GameEngine,
+    /// Number of games (seeds SEED, SEED+1, …), records separated by blank lines.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+}
+
+/// Arguments of `quantum perft`.
+#[derive(Debug, clap::Args)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Convergence engine.
+    #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
+    pub engine: GameEngine,
+}
+
+/// A percentage of an exact ratio: `50%`, else `33.33%` with the exact fraction.
+pub fn percent(r: Ratio) -> String {
+    let (n, d) = (r.numer(), r.denom());
+    if (n * 100) % d == 0 {
+        format!("{}%", n * 100 / d)
+    } else {
+        let hundredths = (n * 10_000 + d / 2) / d;
+        format!("{}.{:02}% ({n}/{d})", hundredths / 100, hundredths % 100)
+    }
+}
+
+fn kinds_text(k: crate::quantum::KindSet) -> String {
+    k.iter().map(Kind::kanji).collect()
+}
+
+/// The per-move report: diagram, remaining kinds and optionally probabilities.
+fn report(p: &QuantumPosition, probabilities: bool) {
+    emit(p.diagram().trim_end());
+    for c in Color::ALL {
+        let w = p.world(c);
+        let side = if c == Color::Sente { "☗" } else { "☖" };
+        let mut line = format!("{side}world used up: {}", kinds_text(w.used_up));
+        if w.used_up.is_empty() {
+            line.push('-');
+        }
+        emit(line);
+        let d = probabilities.then(|| Diagram::build(&w.world));
+        let n = p.observed(c);
+        for slot in 0..n {
+            let Some(id) = p.piece_of_slot(c, slot) else {
+                continue;
+            };
+            let place = p.place(id);
+            let dom = w.world.0[slot];
+            match &d {
+                Some(d) => emit(format!(
+                    "  {place}: {}",
+                    dom.iter()
+                        .filter_map(|k| Some(format!(
+                            "{} {}",
+                            k.kanji(),
+                            percent(d.probability(slot, k)?)
+                        )))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                None => emit(format!("  {place}: {}", kinds_text(dom))),
+            }
+        }
+        if n < PIECES {
+            let dom = w.world.0[n];
+            let body = match &d {
+                Some(d) => dom
+                    .iter()
+                    .filter_map(|k| {
+                        Some(format!("{} {}", k.kanji(), percent(d.probability(n, k)?)))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                None => kinds_text(dom),
+            };
+            emit(format!("  {} unmoved, each: {body}", PIECES - n));
+        }
+    }
+}
+
+fn result_line(r: Option<GameResult>) -> String {
+    match r {
+        None => "result: game not over".into(),
+        Some(GameResult::KingCapture { winner }) => format!(
+            "result: {} wins (king captured)",
+            if winner == Color::Sente {
+                "☗Sente"
+            } else {
+                "☖Gote"
+            }
+        ),
+        Some(GameResult::Repetition) => "result: draw (千日手)".into(),
+    }
+}
+
+fn capture_line(p: &QuantumPosition, mv: QMove) -> Option<String> {
+    let dist = p.capture_distribution(mv)?;
+    let king = dist
+        .iter()
+        .find(|(k, _)| *k == Kind::King)
+        .map_or(Ratio::ZERO, |(_, r)| *r);
+    Some(format!(
+        "  capture: wins with probability {} under the observe rule",
+        percent(king)
+    ))
+}
+
+/// Runs `quantum replay`.
+///
+/// # Errors
+/// Exit 2 for an unreadable or malformed record; exit 1 when the record does not replay.
+pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", a.file.display())))?;
+    let engine = a.engine.kind();
+    let limit = a.plies.unwrap_or(usize::MAX);
+    if text.trim_start().starts_with('{') {
+        if a.variant == Some(VariantName::Observe) {
+            return Err(Failure::input(
+                "shogitter records use the standard capture rule (rule 108)",
+            ));
+        }
+        let entries = shogitter::parse(&text).map_err(|e| Failure::input(e.to_string()))?;
+        let mut p = QuantumPosition::new(engine, Variant::Standard);
+        for (i, e) in entries.iter().take(limit).enumerate() {
+            let ply = i + 1;
+            let ours = p.move_text(e.mv);
+            if ours != e.disp {
+                return Err(Failure::no_answer(format!(
+                    "ply {ply}: move text {ours}, record {}",
+                    e.disp
+                )));
+            }
+            let cap = capture_line(&p, e.mv);
+            p.play(e.mv)
+                .map_err(|err| Failure::no_answer(format!("ply {ply} {}: {err}", e.disp)))?;
+            shogitter::check_state(&p, &e.state)
+                .map_err(|w| Failure::no_answer(format!("ply {ply} {}: {w}", e.disp)))?;
+            emit(format!(
+                "ply {ply} {} ({}) — state matches the record",
+                e.disp, e.mv
+            ));
+            if let Some(c) = cap {
+                emit(c);
+            }
+            report(&p, a.probabilities);
+        }
+        emit(result_line(p.result()));
+        return Ok(());
+    }
+    let mut rec = Record::parse(&text).map_err(|e| Failure::input(e.to_string()))?;
+    if let Some(v) = a.variant {
+        if v.variant() != rec.variant {
+            return Err(Failure::input(format!(
+                "the record is variant {:?}",
+                rec.variant
+            )));
+        }
+    }
+    if rec.steps.len() > limit {
+        rec.steps.truncate(limit);
+        rec.result = None;
+    }
+    let mut p = QuantumPosition::new(engine, rec.variant);
+    let mut before = p.clone();
+    record::replay(&rec, &mut p, |ply, q, mv| {
+        emit(format!("ply {ply} {} ({mv})", before.move_text(mv)));
+        if let Some(c) = capture_line(&before, mv) {
+            emit(c);
+        }
+        report(q, a.probabilities);
+        before = q.clone();
+    })
+    .map_err(|e| Failure::no_answer(e.to_string()))?;
+    emit(result_line(p.result()));
+    Ok(())
+}
+
+/// Runs `quantum play`.
+///
+/// # Errors
+/// None in practice (every move played is legal).
+pub fn play(a: PlayArgs) -> Result<(), Failure> {
+    for g in 0..a.games {
+        let seed = a.seed.wrapping_add(g);
+        let (p, observed) =
+            crate::quantum::game::random_game(seed, a.plies, a.variant.variant(), a.engine.kind());
+        if g > 0 {
+            emit("");
+        }
+        emit(format!("# random game, seed {seed}"));
+        emit(Record::from_game(&p, &observed).to_text().trim_end());
+    }
+    Ok(())
+}
+
+/// Runs `quantum perft`.
+///
+/// # Errors
+/// None.
+pub fn perft(a: PerftArgs) -> Result<(), Failure> {
+    let mut p = QuantumPosition::new(a.engine.kind(), Variant::Standard);
+    let t = Instant::now();
+    let n = p.perft(a.depth);
+    let s = t.elapsed().as_secs_f64();
+    emit(format!("depth {}: {n}", a.depth));
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s ({})",
+        s,
+        n as f64 / s.max(1e-9),
+        a.engine.kind().name()
+    );
+    Ok(())
+}
