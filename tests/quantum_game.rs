@@ -128,6 +128,10 @@ fn walks(
 /// an unpromoted piece (excluding 金玉), not promoting onto the far/second rank
 /// excluding 歩香桂/桂, and some remaining kind walking there.
 fn naive_board_ok(p: &QuantumPosition, m: QMove) -> bool {
+    // A finished game (king captured, 千日手) has no moves.
+    if p.result().is_some() {
+        return false;
+    }
     let QMove::Board { from, to, promote } = m else {
         return false;
     };
@@ -197,7 +201,9 @@ fn naive_accepted(p: &QuantumPosition) -> Vec<QMove> {
                 2 => KindSet::single(Kind::Knight),
                 _ => KindSet::EMPTY,
             };
-            let naive = p.piece_at(to).is_none() && !p.domain(id).minus(excluded).is_empty();
+            let naive = p.result().is_none()
+                && p.piece_at(to).is_none()
+                && !p.domain(id).minus(excluded).is_empty();
             assert_eq!(ok, naive, "{m}: play and first principles disagree");
             if ok {
                 out.push(m);
