@@ -1,8 +1,9 @@
 //! Japanese move notation: the 連盟 disambiguation table (insta snapshot) and
 //! a Move → text → Move round trip on random playouts (proptest).
 
+mod strategies;
+
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
 use shogi_lab::notation::japanese::{ki2_move, kif_move, parse_and_resolve};
 use shogi_lab::notation::sfen::parse_position;
 use shogi_lab::rules::{Move, Position, Rules, Square};
@@ -124,20 +125,7 @@ fn disambiguation_table() {
 }
 
 fn playout(seed: u64, len: usize) -> (Position, Vec<Move>) {
-    let start = Position::startpos();
-    let mut p = start.clone();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..len {
-        let legal = p.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.gen_range(0..legal.len())];
-        p.play(m).expect("legal");
-        moves.push(m);
-    }
-    (start, moves)
+    strategies::game(seed, len)
 }
 
 proptest! {

@@ -4,6 +4,8 @@
 //! error (snapshotted), never a panic. Plus a round-trip property test over
 //! random playouts in every format.
 
+mod strategies;
+
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use shogi_lab::notation::csa::{read_csa, write_csa};
@@ -123,20 +125,7 @@ fn malformed_corpus_gives_located_errors() {
 }
 
 fn playout(seed: u64, len: usize) -> (Position, Vec<Move>) {
-    let start = Position::startpos();
-    let mut p = start.clone();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..len {
-        let legal = p.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.gen_range(0..legal.len())];
-        p.play(m).expect("legal");
-        moves.push(m);
-    }
-    (start, moves)
+    strategies::game(seed, len)
 }
 
 proptest! {

@@ -47,3 +47,21 @@ pub fn playout(start: usize, seed: u64, plies: usize) -> Position {
 pub fn position() -> impl Strategy<Value = Position> {
     (0..STARTS.len(), any::<u64>(), 0usize..160).prop_map(|(s, seed, n)| playout(s, seed, n))
 }
+
+/// A random game of up to `len` plies from the start: (start position, moves).
+pub fn game(seed: u64, len: usize) -> (Position, Vec<shogi_lab::rules::Move>) {
+    let start = Position::startpos();
+    let mut p = start.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..len {
+        let legal = p.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.gen_range(0..legal.len())];
+        p.play(m).expect("legal");
+        moves.push(m);
+    }
+    (start, moves)
+}
