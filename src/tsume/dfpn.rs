@@ -7,7 +7,7 @@
 
 use super::table::{Table, UNBOUNDED};
 use super::{MatePosition, ProofNumbers, SolverOptions};
-use crate::rules::{Color, Hand};
+use crate::rules::{Color, Hand, PieceKind};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -66,7 +66,11 @@ pub struct SolveResult<M> {
 impl<M: std::fmt::Display> SolveResult<M> {
     /// The line as space-separated USI moves.
     pub fn line_usi(&self) -> String {
-        self.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        self.line
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -120,6 +124,10 @@ struct Child<M> {
     fixed: bool,
     seen: bool,
     drop_sq: Option<u8>,
+    /// For a proven child: its proof pieces (the attacker hand its proof needs).
+    ph: Hand,
+    /// For a check: the hand kinds it drops / captures.
+    delta: (Option<PieceKind>, Option<PieceKind>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -127,6 +135,50 @@ struct NodeOut {
     pns: ProofNumbers,
     bound: u16,
     dep: u16,
+    /// For a proof: the proof pieces (証明駒).
+    ph: Hand,
+}
+
+/// Componentwise maximum of two hands.
+fn hand_max(a: Hand, b: Hand) -> Hand {
+    PieceKind::HAND.iter().fold(a, |h, &k| {
+        if b.count(k) > h.count(k) {
+            h.with_count(k, b.count(k))
+        } else {
+            h
+        }
+    })
+}
+
+/// Proof pieces of an OR node proven by a check whose child needs `child`: give back
+/// what the check captured (it came for free), add what it dropped.
+fn or_proof_hand(child: Hand, delta: (Option<PieceKind>, Option<PieceKind>)) -> Hand {
+    let mut h = child;
+    if let Some(c) = delta.1 {
+        if h.count(c) > 0 {
+            h = h.remove(c);
+        }
+    }
+    if let Some(d) = delta.0 {
+        h = h.add(d);
+    }
+    h
+}
+
+/// Proof pieces of an AND node whose replies need `need`: if a drop could interpose,
+/// every kind the defender lacks must stay out of its reach, so the attacker keeps all
+/// of it (証明駒, as in shtsume / KomoringHeights).
+fn and_proof_hand(need: Hand, attacker: Hand, defender: Hand, interposable: bool) -> Hand {
+    if !interposable {
+        return need;
+    }
+    PieceKind::HAND.iter().fold(need, |h, &k| {
+        if defender.count(k) == 0 {
+            h.with_count(k, attacker.count(k))
+        } else {
+            h
+        }
+    })
 }
 
 /// The df-pn solver: one table, reusable across problems with the same piece set.
@@ -203,7 +255,10 @@ impl<P: MatePosition> Solver<P> {
             no_mate_within: None,
             stats: Stats::default(),
         };
-        let root_budget = self.opts.max_plies.map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
+        let root_budget = self
+            .opts
+            .max_plies
+            .map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
         let out = self.search_root(&mut pos, root_budget);
         if out.pns.is_proven() {
             let mut len = out.bound;
@@ -233,8 +288,12 @@ impl<P: MatePosition> Solver<P> {
                 result.no_mate_within = Some(root_budget);
             }
         }
-        result.stats =
-            Stats { nodes: self.nodes, time: start.elapsed(), max_depth: self.max_depth, table: self.table.stats };
+        result.stats = Stats {
+            nodes: self.nodes,
+            time: start.elapsed(),
+            max_depth: self.max_depth,
+            table: self.table.stats,
+        };
         result
     }
 
@@ -243,7 +302,16 @@ impl<P: MatePosition> Solver<P> {
         self.path.clear();
         self.path_hash = 0;
         loop {
-            let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 1, budget, false);
+            let out = self.mid(
+                pos,
+                ProofNumbers {
+                    pn: ProofNumbers::INF,
+                    dn: ProofNumbers::INF,
+                },
+                1,
+                budget,
+                false,
+            );
             if out.pns.is_solved() || self.aborted {
                 return out;
             }
@@ -284,7 +352,14 @@ impl<P: MatePosition> Solver<P> {
             let mut dep = NO_DEP;
             for (i, c) in ch.iter().enumerate() {
                 if c.pns.is_proven() {
-                    return (ProofNumbers::PROVEN, Some(i), 0, bound_plus(c.bound), NO_DEP, 0);
+                    return (
+                        ProofNumbers::PROVEN,
+                        Some(i),
+                        0,
+                        bound_plus(c.bound),
+                        NO_DEP,
+                        0,
+                    );
                 }
                 if c.pns.is_disproven() {
                     dis_bound = dis_bound.min(c.bound);
@@ -303,10 +378,29 @@ impl<P: MatePosition> Solver<P> {
                 }
             }
             if open == 0 {
-                return (ProofNumbers::DISPROVEN, None, 0, bound_plus(dis_bound), dep, 0);
+                return (
+                    ProofNumbers::DISPROVEN,
+                    None,
+                    0,
+                    bound_plus(dis_bound),
+                    dep,
+                    0,
+                );
             }
-            let dn = if WEAK { max_dn.saturating_add(open - 1) } else { sum_dn }.min(CAP);
-            (ProofNumbers { pn: min_pn, dn }, best, second, 0, NO_DEP, open)
+            let dn = if WEAK {
+                max_dn.saturating_add(open - 1)
+            } else {
+                sum_dn
+            }
+            .min(CAP);
+            (
+                ProofNumbers { pn: min_pn, dn },
+                best,
+                second,
+                0,
+                NO_DEP,
+                open,
+            )
         } else {
             blocked.clear();
             let mut min_dn = ProofNumbers::INF;
@@ -318,7 +412,14 @@ impl<P: MatePosition> Solver<P> {
             let mut proof_bound = 0u16;
             for (i, c) in ch.iter().enumerate() {
                 if c.pns.is_disproven() {
-                    return (ProofNumbers::DISPROVEN, Some(i), 0, bound_plus(c.bound), c.dep, 0);
+                    return (
+                        ProofNumbers::DISPROVEN,
+                        Some(i),
+                        0,
+                        bound_plus(c.bound),
+                        c.dep,
+                        0,
+                    );
                 }
                 if c.pns.is_proven() {
                     proof_bound = proof_bound.max(c.bound);
@@ -344,43 +445,103 @@ impl<P: MatePosition> Solver<P> {
             }
             if best.is_none() {
                 // Every child is proven (blocked drops exist only behind open ones).
-                return (ProofNumbers::PROVEN, None, 0, bound_plus(proof_bound), NO_DEP, 0);
+                return (
+                    ProofNumbers::PROVEN,
+                    None,
+                    0,
+                    bound_plus(proof_bound),
+                    NO_DEP,
+                    0,
+                );
             }
-            let pn = if WEAK { max_pn.saturating_add(open - 1) } else { sum_pn }.min(CAP);
-            (ProofNumbers { pn, dn: min_dn }, best, second, 0, NO_DEP, open)
+            let pn = if WEAK {
+                max_pn.saturating_add(open - 1)
+            } else {
+                sum_pn
+            }
+            .min(CAP);
+            (
+                ProofNumbers { pn, dn: min_dn },
+                best,
+                second,
+                0,
+                NO_DEP,
+                open,
+            )
         }
     }
 
     /// Multiple iterative deepening at one node (`depth` is 1 at the root).
-    fn mid(&mut self, pos: &mut P, th: ProofNumbers, depth: u16, budget: u16, mut inc: bool) -> NodeOut {
+    fn mid(
+        &mut self,
+        pos: &mut P,
+        th: ProofNumbers,
+        depth: u16,
+        budget: u16,
+        mut inc: bool,
+    ) -> NodeOut {
         self.tick();
         self.max_depth = self.max_depth.max(depth);
         let key = pos.board_key();
         let hand = pos.hand_of(self.attacker);
         let or = pos.side_to_move() == self.attacker;
         if depth >= MAX_DEPTH {
-            return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: 0 };
+            return NodeOut {
+                pns: ProofNumbers::DISPROVEN,
+                bound: 0,
+                dep: 0,
+                ph: Hand::EMPTY,
+            };
         }
         let mut moves = Vec::new();
         if or {
             if budget == 0 {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                    ph: hand,
+                };
             }
             pos.checks(&mut moves);
             if moves.is_empty() {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: UNBOUNDED, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: UNBOUNDED,
+                    dep: NO_DEP,
+                    ph: hand,
+                };
             }
         } else {
             pos.evasions(&mut moves);
             if moves.is_empty() {
-                self.table.store(key, hand, ProofNumbers::PROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::PROVEN, bound: 0, dep: NO_DEP };
+                let ph = and_proof_hand(
+                    Hand::EMPTY,
+                    hand,
+                    pos.hand_of(!self.attacker),
+                    pos.interposable(),
+                );
+                self.table.store(key, ph, ProofNumbers::PROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::PROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                    ph,
+                };
             }
             if budget == 0 {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
-                return NodeOut { pns: ProofNumbers::DISPROVEN, bound: 0, dep: NO_DEP };
+                self.table
+                    .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                return NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: 0,
+                    dep: NO_DEP,
+                    ph: hand,
+                };
             }
             // Board moves first, then drops grouped by square (lazy interposition chains).
             moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
@@ -394,6 +555,7 @@ impl<P: MatePosition> Solver<P> {
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         for &m in &moves {
+            let delta = if or { pos.hand_delta(m) } else { (None, None) };
             pos.play(m);
             let ckey = pos.board_key();
             let chand = pos.hand_of(self.attacker);
@@ -408,6 +570,8 @@ impl<P: MatePosition> Solver<P> {
                 fixed: false,
                 seen: false,
                 drop_sq: if or { None } else { P::drop_square(m) },
+                ph: chand,
+                delta,
             };
             let cpk = pos.position_key();
             if let Some(&d) = self.path.get(&cpk) {
@@ -416,7 +580,11 @@ impl<P: MatePosition> Solver<P> {
                 c.bound = UNBOUNDED;
                 c.dep = d;
                 c.fixed = true;
-            } else if let Some(&(b, d)) = self.rep_table.get(&(cpk, self.path_hash)).filter(|x| x.0 >= child_budget) {
+            } else if let Some(&(b, d)) = self
+                .rep_table
+                .get(&(cpk, self.path_hash))
+                .filter(|x| x.0 >= child_budget)
+            {
                 c.pns = ProofNumbers::DISPROVEN;
                 c.bound = b;
                 c.dep = d;
@@ -426,13 +594,22 @@ impl<P: MatePosition> Solver<P> {
                 c.bound = f.bound;
                 c.ply = f.ply;
                 c.seen = true;
+                c.ph = f.hand;
             } else if or {
                 // 1-ply mate check (seed 004): the defender's reply count is the child's proof number.
                 scratch.clear();
                 pos.evasions(&mut scratch);
                 if scratch.is_empty() {
-                    self.table.store(ckey, chand, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                    let ph = and_proof_hand(
+                        Hand::EMPTY,
+                        chand,
+                        pos.hand_of(!self.attacker),
+                        pos.interposable(),
+                    );
+                    self.table
+                        .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
                     c.pns = ProofNumbers::PROVEN;
+                    c.ph = ph;
                 } else {
                     // Count drops once per square, as the lazy interposition expands them.
                     let mut squares = 0u128;
@@ -444,14 +621,27 @@ impl<P: MatePosition> Solver<P> {
                         }
                     }
                     let squares = squares.count_ones();
-                    c.pns = ProofNumbers { pn: (n + squares).max(1), dn: 1 };
+                    c.pns = ProofNumbers {
+                        pn: (n + squares).max(1),
+                        dn: 1,
+                    };
                 }
             }
             pos.undo();
             if or && c.pns.is_proven() {
-                early = Some(NodeOut { pns: ProofNumbers::PROVEN, bound: bound_plus(c.bound), dep: NO_DEP });
+                early = Some(NodeOut {
+                    pns: ProofNumbers::PROVEN,
+                    bound: bound_plus(c.bound),
+                    dep: NO_DEP,
+                    ph: or_proof_hand(c.ph, c.delta),
+                });
             } else if !or && c.pns.is_disproven() {
-                early = Some(NodeOut { pns: ProofNumbers::DISPROVEN, bound: bound_plus(c.bound), dep: c.dep });
+                early = Some(NodeOut {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: bound_plus(c.bound),
+                    dep: c.dep,
+                    ph: hand,
+                });
             }
             if early.is_some() {
                 break;
@@ -474,13 +664,33 @@ impl<P: MatePosition> Solver<P> {
                         c.bound = f.bound;
                         c.ply = f.ply;
                         c.seen = true;
+                        c.ph = f.hand;
                     }
                 }
-                let (pns, best, second, bound, dep, open) = self.compute(or, &children, &mut blocked);
+                let (pns, best, second, bound, dep, open) =
+                    self.compute(or, &children, &mut blocked);
                 if pns.is_solved() {
-                    break NodeOut { pns, bound, dep };
+                    let ph = if !pns.is_proven() {
+                        hand
+                    } else if or {
+                        let c = &children[best.expect("a proven child")];
+                        or_proof_hand(c.ph, c.delta)
+                    } else {
+                        let need = children.iter().fold(Hand::EMPTY, |h, c| hand_max(h, c.ph));
+                        and_proof_hand(need, hand, pos.hand_of(!self.attacker), pos.interposable())
+                    };
+                    break NodeOut {
+                        pns,
+                        bound,
+                        dep,
+                        ph,
+                    };
                 }
-                if !inc && children.iter().any(|c| c.seen && !c.pns.is_solved() && c.ply <= depth) {
+                if !inc
+                    && children
+                        .iter()
+                        .any(|c| c.seen && !c.pns.is_solved() && c.ply <= depth)
+                {
                     inc = true;
                 }
                 if first && inc {
@@ -489,25 +699,38 @@ impl<P: MatePosition> Solver<P> {
                 }
                 first = false;
                 if pns.pn >= th.pn || pns.dn >= th.dn || self.aborted {
-                    break NodeOut { pns, bound: 0, dep: NO_DEP };
+                    break NodeOut {
+                        pns,
+                        bound: 0,
+                        dep: NO_DEP,
+                        ph: hand,
+                    };
                 }
                 let bi = best.expect("an open child exists");
                 let b = children[bi];
                 // Weak numbers: the node reaches its threshold when the best child reaches th - (open - 1).
                 let cth = if or {
                     let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
-                    ProofNumbers { pn: th.pn.min(second.saturating_add(1)), dn: th.dn.saturating_sub(others) }
+                    ProofNumbers {
+                        pn: th.pn.min(second.saturating_add(1)),
+                        dn: th.dn.saturating_sub(others),
+                    }
                 } else {
                     let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
-                    ProofNumbers { pn: th.pn.saturating_sub(others), dn: th.dn.min(second.saturating_add(1)) }
+                    ProofNumbers {
+                        pn: th.pn.saturating_sub(others),
+                        dn: th.dn.min(second.saturating_add(1)),
+                    }
                 };
                 pos.play(b.mv);
-                let out = self.mid(pos, cth, depth + 1, child_budget, inc);
+                // TCA: a leaf (a child never searched before) starts with the flag off (seed 002).
+                let out = self.mid(pos, cth, depth + 1, child_budget, inc && b.seen);
                 pos.undo();
                 let c = &mut children[bi];
                 c.pns = out.pns;
                 c.bound = out.bound;
                 c.seen = true;
+                c.ph = out.ph;
                 if out.pns.is_solved() {
                     c.fixed = true;
                     c.dep = out.dep;
@@ -519,17 +742,34 @@ impl<P: MatePosition> Solver<P> {
         let amount = self.nodes - start_nodes + 1;
         if result.pns.is_disproven() {
             if result.dep >= depth {
-                self.table.store(key, hand, ProofNumbers::DISPROVEN, result.bound, depth, amount);
-                return NodeOut { dep: NO_DEP, ..result };
+                self.table.store(
+                    key,
+                    hand,
+                    ProofNumbers::DISPROVEN,
+                    result.bound,
+                    depth,
+                    amount,
+                );
+                return NodeOut {
+                    dep: NO_DEP,
+                    ..result
+                };
             }
             // Path-dependent (GHI): stored only for this exact path set.
             if self.rep_table.len() >= REP_TABLE_MAX {
                 self.rep_table.clear();
             }
-            self.rep_table.insert((my_pk, self.path_hash), (result.bound, result.dep));
+            self.rep_table
+                .insert((my_pk, self.path_hash), (result.bound, result.dep));
             return result;
         }
-        self.table.store(key, hand, result.pns, result.bound, depth, amount);
+        let stored = if result.pns.is_proven() {
+            result.ph
+        } else {
+            hand
+        };
+        self.table
+            .store(key, stored, result.pns, result.bound, depth, amount);
         result
     }
 
@@ -559,12 +799,24 @@ impl<P: MatePosition> Solver<P> {
 
     /// Proves `pos` within `budget` plies (at path depth `depth`) if the table no longer knows it.
     fn ensure(&mut self, pos: &mut P, depth: u16, budget: u16) -> Option<u16> {
-        if let Some(f) = self.table.lookup(pos.board_key(), pos.hand_of(self.attacker), budget) {
+        if let Some(f) = self
+            .table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), budget)
+        {
             if f.pns.is_proven() {
                 return Some(f.bound);
             }
         }
-        let out = self.mid(pos, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, depth, budget, false);
+        let out = self.mid(
+            pos,
+            ProofNumbers {
+                pn: ProofNumbers::INF,
+                dn: ProofNumbers::INF,
+            },
+            depth,
+            budget,
+            false,
+        );
         out.pns.is_proven().then_some(out.bound)
     }
 
@@ -615,7 +867,11 @@ impl<P: MatePosition> Solver<P> {
                 bounds.push(b);
             }
             let choice = if or {
-                let mut pick = bounds.iter().enumerate().filter_map(|(i, b)| b.map(|b| (b, i))).min();
+                let mut pick = bounds
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.map(|b| (b, i)))
+                    .min();
                 if pick.is_none() {
                     // The proof was evicted: prove the best check again.
                     for (i, &m) in moves.iter().enumerate() {
@@ -646,7 +902,10 @@ impl<P: MatePosition> Solver<P> {
                         pos.play(m);
                         let out = self.mid(
                             &mut pos,
-                            ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF },
+                            ProofNumbers {
+                                pn: ProofNumbers::INF,
+                                dn: ProofNumbers::INF,
+                            },
                             depth + 1,
                             budget - 3,
                             false,
@@ -682,7 +941,16 @@ impl<P: MatePosition> Solver<P> {
             self.path.insert(root.position_key(), 1);
             self.path_hash = mix(root.position_key());
             root.play(m);
-            let r = self.mid(root, ProofNumbers { pn: ProofNumbers::INF, dn: ProofNumbers::INF }, 2, budget, false);
+            let r = self.mid(
+                root,
+                ProofNumbers {
+                    pn: ProofNumbers::INF,
+                    dn: ProofNumbers::INF,
+                },
+                2,
+                budget,
+                false,
+            );
             root.undo();
             if r.pns.is_proven() {
                 out.push(m);

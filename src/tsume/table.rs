@@ -15,7 +15,7 @@
 //! complete disproof).
 
 use super::ProofNumbers;
-use crate::rules::Hand;
+use crate::rules::{Hand, PieceKind};
 
 /// Entries per cluster.
 pub const CLUSTER: usize = 8;
@@ -70,6 +70,15 @@ pub struct Found {
     pub bound: u16,
     /// Stored search depth.
     pub ply: u16,
+    /// The stored hand: for a proof, the proof pieces (証明駒) it needs.
+    pub hand: Hand,
+}
+
+/// The [`Hand`] whose [`Hand::raw`] is `raw`.
+pub fn hand_from_raw(raw: u64) -> Hand {
+    PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
+        h.with_count(k, (raw >> ((k as u32 + 1) * 8)) as u8)
+    })
 }
 
 /// Table statistics.
@@ -162,13 +171,28 @@ impl Table {
                 continue;
             }
             if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
-                return Some(Found { pns: ProofNumbers::PROVEN, bound: e.bound, ply: e.ply });
+                return Some(Found {
+                    pns: ProofNumbers::PROVEN,
+                    bound: e.bound,
+                    ply: e.ply,
+                    hand: hand_from_raw(e.hand),
+                });
             }
             if e.dn == 0 && dominates(e.hand, hand) && e.bound >= budget {
-                return Some(Found { pns: ProofNumbers::DISPROVEN, bound: e.bound, ply: e.ply });
+                return Some(Found {
+                    pns: ProofNumbers::DISPROVEN,
+                    bound: e.bound,
+                    ply: e.ply,
+                    hand: hand_from_raw(e.hand),
+                });
             }
             if e.hand == hand && e.pn != 0 && e.dn != 0 {
-                exact = Some(Found { pns: ProofNumbers { pn: e.pn, dn: e.dn }, bound: e.bound, ply: e.ply });
+                exact = Some(Found {
+                    pns: ProofNumbers { pn: e.pn, dn: e.dn },
+                    bound: e.bound,
+                    ply: e.ply,
+                    hand: hand_from_raw(e.hand),
+                });
             }
         }
         exact
@@ -176,10 +200,26 @@ impl Table {
 
     /// Stores a node. Proofs keep the shortest bound, disproofs the largest budget;
     /// an unsolved value never overwrites a solved one.
-    pub fn store(&mut self, key: u64, hand: Hand, pns: ProofNumbers, bound: u16, ply: u16, amount: u64) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pns: ProofNumbers,
+        bound: u16,
+        ply: u16,
+        amount: u64,
+    ) {
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let hand = hand.raw();
-        let new = Entry { key, hand, pn: pns.pn, dn: pns.dn, bound, ply, amount };
+        let new = Entry {
+            key,
+            hand,
+            pn: pns.pn,
+            dn: pns.dn,
+            bound,
+            ply,
+            amount,
+        };
         let range = self.cluster(key);
         let mut empty = None;
         let mut victim = range.start;
@@ -204,7 +244,11 @@ impl Table {
                 return;
             }
             // Solved entries are worth more than their node count says.
-            let worth = if e.class() == 2 { e.amount } else { e.amount.saturating_mul(4) };
+            let worth = if e.class() == 2 {
+                e.amount
+            } else {
+                e.amount.saturating_mul(4)
+            };
             if worth < victim_amount {
                 victim_amount = worth;
                 victim = i;
@@ -259,7 +303,6 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::PieceKind;
 
     #[test]
     fn superiority() {
@@ -267,13 +310,21 @@ mod tests {
         let h = Hand::EMPTY.add(PieceKind::Gold);
         let more = h.add(PieceKind::Pawn);
         t.store(42 << 8, h, ProofNumbers::PROVEN, 3, 0, 10);
-        assert_eq!(t.lookup(42 << 8, more, UNBOUNDED).unwrap().pns, ProofNumbers::PROVEN);
+        assert_eq!(
+            t.lookup(42 << 8, more, UNBOUNDED).unwrap().pns,
+            ProofNumbers::PROVEN
+        );
         assert!(t.lookup(42 << 8, Hand::EMPTY, UNBOUNDED).is_none());
         // A proof of length 3 does not answer a 1-ply budget.
         assert!(t.lookup(42 << 8, more, 1).is_none());
         t.store(7 << 8, more, ProofNumbers::DISPROVEN, UNBOUNDED, 0, 10);
-        assert_eq!(t.lookup(7 << 8, h, UNBOUNDED).unwrap().pns, ProofNumbers::DISPROVEN);
-        assert!(t.lookup(7 << 8, more.add(PieceKind::Rook), UNBOUNDED).is_none());
+        assert_eq!(
+            t.lookup(7 << 8, h, UNBOUNDED).unwrap().pns,
+            ProofNumbers::DISPROVEN
+        );
+        assert!(t
+            .lookup(7 << 8, more.add(PieceKind::Rook), UNBOUNDED)
+            .is_none());
         // A budget-limited disproof does not answer a larger budget.
         t.store(9 << 8, h, ProofNumbers::DISPROVEN, 5, 0, 10);
         assert!(t.lookup(9 << 8, h, 7).is_none());
@@ -302,11 +353,27 @@ mod tests {
     }
 
     #[test]
+    fn hand_round_trip() {
+        let h = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 18)
+            .with_count(PieceKind::Rook, 2)
+            .add(PieceKind::Knight);
+        assert_eq!(hand_from_raw(h.raw()), h);
+    }
+
+    #[test]
     fn bounded_memory_never_fails() {
         let mut t = Table::new(1);
         let cap = t.capacity();
         for i in 0..(cap as u64 * 4) {
-            t.store(i << 8, Hand::EMPTY, ProofNumbers { pn: 3, dn: 4 }, 0, 0, i % 7 + 1);
+            t.store(
+                i << 8,
+                Hand::EMPTY,
+                ProofNumbers { pn: 3, dn: 4 },
+                0,
+                0,
+                i % 7 + 1,
+            );
             assert!(t.used() <= cap);
         }
         assert!(t.stats.gc_runs > 0 || t.stats.replaced > 0);
