@@ -80,6 +80,8 @@ const NO_DEP: u16 = u16::MAX;
 pub const MAX_DEPTH: u16 = 4000;
 /// Weak proof numbers (Ueda et al. 2008) instead of sums; measured slower on 図巧/無双 here, kept off.
 const WEAK: bool = false;
+/// Initialise a new OR leaf's disproof number with its number of checks; mixed on 図巧/無双 (paper/paper.md), kept off.
+const INIT_DN_BY_CHECKS: bool = false;
 
 /// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
 #[derive(Default, Clone, Copy)]
@@ -624,6 +626,27 @@ impl<P: MatePosition> Solver<P> {
                     c.pns = ProofNumbers {
                         pn: (n + squares).max(1),
                         dn: 1,
+                    };
+                }
+            } else if INIT_DN_BY_CHECKS {
+                // The defender's reply leaves the attacker this many checks: its disproof number.
+                scratch.clear();
+                pos.checks(&mut scratch);
+                if scratch.is_empty() {
+                    self.table.store(
+                        ckey,
+                        chand,
+                        ProofNumbers::DISPROVEN,
+                        UNBOUNDED,
+                        depth + 1,
+                        1,
+                    );
+                    c.pns = ProofNumbers::DISPROVEN;
+                    c.bound = UNBOUNDED;
+                } else {
+                    c.pns = ProofNumbers {
+                        pn: 1,
+                        dn: scratch.len() as u32,
                     };
                 }
             }

@@ -70,7 +70,7 @@ pub struct Found {
     pub bound: u16,
     /// Stored search depth.
     pub ply: u16,
-    /// The stored hand: for a proof, the proof pieces (証明駒) it needs.
+    /// For a proof: the stored proof pieces (証明駒) it needs; otherwise the queried hand.
     pub hand: Hand,
 }
 
@@ -163,6 +163,7 @@ impl Table {
 
     /// Looks up a node whose attacker holds `hand`, for a search allowed `budget` more plies.
     pub fn lookup(&self, key: u64, hand: Hand, budget: u16) -> Option<Found> {
+        let query = hand;
         let hand = hand.raw();
         let mut exact: Option<Found> = None;
         for i in self.cluster(key) {
@@ -183,7 +184,7 @@ impl Table {
                     pns: ProofNumbers::DISPROVEN,
                     bound: e.bound,
                     ply: e.ply,
-                    hand: hand_from_raw(e.hand),
+                    hand: query,
                 });
             }
             if e.hand == hand && e.pn != 0 && e.dn != 0 {
@@ -191,7 +192,7 @@ impl Table {
                     pns: ProofNumbers { pn: e.pn, dn: e.dn },
                     bound: e.bound,
                     ply: e.ply,
-                    hand: hand_from_raw(e.hand),
+                    hand: query,
                 });
             }
         }
