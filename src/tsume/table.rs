@@ -167,8 +167,12 @@ impl Table {
         let hand = hand.raw();
         let mut exact: Option<Found> = None;
         for i in self.cluster(key) {
+            // Compare the raw key word before decoding the entry (lookups dominate the profile).
+            if self.raw[i][0] != key {
+                continue;
+            }
             let e = self.get(i);
-            if e.amount == 0 || e.key != key {
+            if e.amount == 0 {
                 continue;
             }
             if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
