@@ -2,6 +2,7 @@
 //! tables, `Setup` → `Position`, legal move generation, hashing, perft.
 
 pub mod bitboard;
+pub mod checks;
 pub mod hand;
 pub mod moves;
 pub mod position;

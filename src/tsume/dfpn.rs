@@ -7,7 +7,7 @@
 
 use super::table::{Table, UNBOUNDED};
 use super::{MatePosition, ProofNumbers, SolverOptions};
-use crate::rules::{Color, Hand};
+use crate::rules::{Color, Hand, PieceKind};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -51,7 +51,7 @@ pub struct Stats {
 pub struct SolveResult<M> {
     /// Mate, no mate, or unknown.
     pub outcome: Outcome,
-    /// For a mate: the moves, verified by [`checker::verify_mate_line`].
+    /// For a mate: the moves, verified by [`crate::tsume::checker::verify_mate_line`].
     pub line: Vec<M>,
     /// With `shortest`: whether the line is the proven shortest mate (攻方最短・玉方最長).
     pub shortest: Option<bool>,
@@ -80,6 +80,8 @@ const NO_DEP: u16 = u16::MAX;
 pub const MAX_DEPTH: u16 = 4000;
 /// Weak proof numbers (Ueda et al. 2008) instead of sums; measured slower on 図巧/無双 here, kept off.
 const WEAK: bool = false;
+/// Initialise a new OR leaf's disproof number with its number of checks; mixed on 図巧/無双 (paper/paper.md), kept off.
+const INIT_DN_BY_CHECKS: bool = false;
 
 /// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
 #[derive(Default, Clone, Copy)]
@@ -124,6 +126,10 @@ struct Child<M> {
     fixed: bool,
     seen: bool,
     drop_sq: Option<u8>,
+    /// For a proven child: its proof pieces (the attacker hand its proof needs).
+    ph: Hand,
+    /// For a check: the hand kinds it drops / captures.
+    delta: (Option<PieceKind>, Option<PieceKind>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -131,6 +137,50 @@ struct NodeOut {
     pns: ProofNumbers,
     bound: u16,
     dep: u16,
+    /// For a proof: the proof pieces (証明駒).
+    ph: Hand,
+}
+
+/// Componentwise maximum of two hands.
+fn hand_max(a: Hand, b: Hand) -> Hand {
+    PieceKind::HAND.iter().fold(a, |h, &k| {
+        if b.count(k) > h.count(k) {
+            h.with_count(k, b.count(k))
+        } else {
+            h
+        }
+    })
+}
+
+/// Proof pieces of an OR node proven by a check whose child needs `child`: give back
+/// what the check captured (it came for free), add what it dropped.
+fn or_proof_hand(child: Hand, delta: (Option<PieceKind>, Option<PieceKind>)) -> Hand {
+    let mut h = child;
+    if let Some(c) = delta.1 {
+        if h.count(c) > 0 {
+            h = h.remove(c);
+        }
+    }
+    if let Some(d) = delta.0 {
+        h = h.add(d);
+    }
+    h
+}
+
+/// Proof pieces of an AND node whose replies need `need`: if a drop could interpose,
+/// every kind the defender lacks must stay out of its reach, so the attacker keeps all
+/// of it (証明駒, as in shtsume / KomoringHeights).
+fn and_proof_hand(need: Hand, attacker: Hand, defender: Hand, interposable: bool) -> Hand {
+    if !interposable {
+        return need;
+    }
+    PieceKind::HAND.iter().fold(need, |h, &k| {
+        if defender.count(k) == 0 {
+            h.with_count(k, attacker.count(k))
+        } else {
+            h
+        }
+    })
 }
 
 /// The df-pn solver: one table, reusable across problems with the same piece set.
@@ -442,6 +492,7 @@ impl<P: MatePosition> Solver<P> {
                 pns: ProofNumbers::DISPROVEN,
                 bound: 0,
                 dep: 0,
+                ph: Hand::EMPTY,
             };
         }
         let mut moves = Vec::new();
@@ -453,6 +504,7 @@ impl<P: MatePosition> Solver<P> {
                     pns: ProofNumbers::DISPROVEN,
                     bound: 0,
                     dep: NO_DEP,
+                    ph: hand,
                 };
             }
             pos.checks(&mut moves);
@@ -463,17 +515,24 @@ impl<P: MatePosition> Solver<P> {
                     pns: ProofNumbers::DISPROVEN,
                     bound: UNBOUNDED,
                     dep: NO_DEP,
+                    ph: hand,
                 };
             }
         } else {
             pos.evasions(&mut moves);
             if moves.is_empty() {
-                self.table
-                    .store(key, hand, ProofNumbers::PROVEN, 0, depth, 1);
+                let ph = and_proof_hand(
+                    Hand::EMPTY,
+                    hand,
+                    pos.hand_of(!self.attacker),
+                    pos.interposable(),
+                );
+                self.table.store(key, ph, ProofNumbers::PROVEN, 0, depth, 1);
                 return NodeOut {
                     pns: ProofNumbers::PROVEN,
                     bound: 0,
                     dep: NO_DEP,
+                    ph,
                 };
             }
             if budget == 0 {
@@ -483,6 +542,7 @@ impl<P: MatePosition> Solver<P> {
                     pns: ProofNumbers::DISPROVEN,
                     bound: 0,
                     dep: NO_DEP,
+                    ph: hand,
                 };
             }
             // Board moves first, then drops grouped by square (lazy interposition chains).
@@ -497,6 +557,7 @@ impl<P: MatePosition> Solver<P> {
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         for &m in &moves {
+            let delta = if or { pos.hand_delta(m) } else { (None, None) };
             pos.play(m);
             let ckey = pos.board_key();
             let chand = pos.hand_of(self.attacker);
@@ -511,6 +572,8 @@ impl<P: MatePosition> Solver<P> {
                 fixed: false,
                 seen: false,
                 drop_sq: if or { None } else { P::drop_square(m) },
+                ph: chand,
+                delta,
             };
             let cpk = pos.position_key();
             if let Some(&d) = self.path.get(&cpk) {
@@ -533,14 +596,22 @@ impl<P: MatePosition> Solver<P> {
                 c.bound = f.bound;
                 c.ply = f.ply;
                 c.seen = true;
+                c.ph = f.hand;
             } else if or {
                 // 1-ply mate check (seed 004): the defender's reply count is the child's proof number.
                 scratch.clear();
                 pos.evasions(&mut scratch);
                 if scratch.is_empty() {
+                    let ph = and_proof_hand(
+                        Hand::EMPTY,
+                        chand,
+                        pos.hand_of(!self.attacker),
+                        pos.interposable(),
+                    );
                     self.table
-                        .store(ckey, chand, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                        .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
                     c.pns = ProofNumbers::PROVEN;
+                    c.ph = ph;
                 } else {
                     // Count drops once per square, as the lazy interposition expands them.
                     let mut squares = 0u128;
@@ -557,6 +628,27 @@ impl<P: MatePosition> Solver<P> {
                         dn: 1,
                     };
                 }
+            } else if INIT_DN_BY_CHECKS {
+                // The defender's reply leaves the attacker this many checks: its disproof number.
+                scratch.clear();
+                pos.checks(&mut scratch);
+                if scratch.is_empty() {
+                    self.table.store(
+                        ckey,
+                        chand,
+                        ProofNumbers::DISPROVEN,
+                        UNBOUNDED,
+                        depth + 1,
+                        1,
+                    );
+                    c.pns = ProofNumbers::DISPROVEN;
+                    c.bound = UNBOUNDED;
+                } else {
+                    c.pns = ProofNumbers {
+                        pn: 1,
+                        dn: scratch.len() as u32,
+                    };
+                }
             }
             pos.undo();
             if or && c.pns.is_proven() {
@@ -564,12 +656,14 @@ impl<P: MatePosition> Solver<P> {
                     pns: ProofNumbers::PROVEN,
                     bound: bound_plus(c.bound),
                     dep: NO_DEP,
+                    ph: or_proof_hand(c.ph, c.delta),
                 });
             } else if !or && c.pns.is_disproven() {
                 early = Some(NodeOut {
                     pns: ProofNumbers::DISPROVEN,
                     bound: bound_plus(c.bound),
                     dep: c.dep,
+                    ph: hand,
                 });
             }
             if early.is_some() {
@@ -593,12 +687,27 @@ impl<P: MatePosition> Solver<P> {
                         c.bound = f.bound;
                         c.ply = f.ply;
                         c.seen = true;
+                        c.ph = f.hand;
                     }
                 }
                 let (pns, best, second, bound, dep, open) =
                     self.compute(or, &children, &mut blocked);
                 if pns.is_solved() {
-                    break NodeOut { pns, bound, dep };
+                    let ph = if !pns.is_proven() {
+                        hand
+                    } else if or {
+                        let c = &children[best.expect("a proven child")];
+                        or_proof_hand(c.ph, c.delta)
+                    } else {
+                        let need = children.iter().fold(Hand::EMPTY, |h, c| hand_max(h, c.ph));
+                        and_proof_hand(need, hand, pos.hand_of(!self.attacker), pos.interposable())
+                    };
+                    break NodeOut {
+                        pns,
+                        bound,
+                        dep,
+                        ph,
+                    };
                 }
                 if !inc
                     && children
@@ -617,6 +726,7 @@ impl<P: MatePosition> Solver<P> {
                         pns,
                         bound: 0,
                         dep: NO_DEP,
+                        ph: hand,
                     };
                 }
                 let bi = best.expect("an open child exists");
@@ -636,12 +746,14 @@ impl<P: MatePosition> Solver<P> {
                     }
                 };
                 pos.play(b.mv);
-                let out = self.mid(pos, cth, depth + 1, child_budget, inc);
+                // TCA: a leaf (a child never searched before) starts with the flag off (seed 002).
+                let out = self.mid(pos, cth, depth + 1, child_budget, inc && b.seen);
                 pos.undo();
                 let c = &mut children[bi];
                 c.pns = out.pns;
                 c.bound = out.bound;
                 c.seen = true;
+                c.ph = out.ph;
                 if out.pns.is_solved() {
                     c.fixed = true;
                     c.dep = out.dep;
@@ -674,8 +786,13 @@ impl<P: MatePosition> Solver<P> {
                 .insert((my_pk, self.path_hash), (result.bound, result.dep));
             return result;
         }
+        let stored = if result.pns.is_proven() {
+            result.ph
+        } else {
+            hand
+        };
         self.table
-            .store(key, hand, result.pns, result.bound, depth, amount);
+            .store(key, stored, result.pns, result.bound, depth, amount);
         result
     }
 

@@ -39,7 +39,7 @@ pub mod usi;
 pub use dfpn::{solve, Outcome, SolveResult, Solver, Stats};
 pub use position::{load_problem, DefenderHand, ProblemError};
 
-use crate::rules::{Color, Hand};
+use crate::rules::{Color, Hand, PieceKind};
 use std::fmt;
 
 /// A position the solver can search: the attacker gives check on every move.
@@ -64,6 +64,12 @@ pub trait MatePosition: Clone {
     fn evasions(&self, out: &mut Vec<Self::Move>);
     /// For a drop, the index of its destination square (interpositions are expanded lazily per square).
     fn drop_square(m: Self::Move) -> Option<u8>;
+    /// For a legal move about to be played: the hand kind it drops and the hand kind it
+    /// captures (unpromoted), for proof pieces (証明駒).
+    fn hand_delta(&self, m: Self::Move) -> (Option<PieceKind>, Option<PieceKind>);
+    /// Whether the side to move is in check by one piece with empty squares between it and
+    /// the king (a drop could interpose there).
+    fn interposable(&self) -> bool;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.

@@ -29,8 +29,8 @@ impl MatePosition for Position {
     }
     fn checks(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
-        self.generate(&mut list);
-        out.extend(list.into_iter().filter(|&m| self.gives_check(m)));
+        self.generate_checks(&mut list);
+        out.extend(list);
     }
     fn evasions(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
@@ -42,6 +42,26 @@ impl MatePosition for Position {
         match m {
             Move::Drop { to, .. } => Some(to.index() as u8),
             Move::Normal { .. } => None,
+        }
+    }
+    #[inline]
+    fn hand_delta(&self, m: Move) -> (Option<PieceKind>, Option<PieceKind>) {
+        match m {
+            Move::Drop { kind, .. } => (Some(kind), None),
+            Move::Normal { to, .. } => (None, self.piece_at(to).map(|p| p.kind.unpromote())),
+        }
+    }
+    #[inline]
+    fn interposable(&self) -> bool {
+        let checkers = self.checkers();
+        match (
+            Position::king(self, Position::side_to_move(self)),
+            checkers.first(),
+        ) {
+            (Some(k), Some(c)) if !checkers.has_more_than_one() => {
+                !crate::rules::bitboard::between(k, c).is_empty()
+            }
+            _ => false,
         }
     }
     #[inline]

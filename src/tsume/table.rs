@@ -15,7 +15,7 @@
 //! complete disproof).
 
 use super::ProofNumbers;
-use crate::rules::Hand;
+use crate::rules::{Hand, PieceKind};
 
 /// Entries per cluster.
 pub const CLUSTER: usize = 8;
@@ -70,6 +70,15 @@ pub struct Found {
     pub bound: u16,
     /// Stored search depth.
     pub ply: u16,
+    /// For a proof: the stored proof pieces (証明駒) it needs; otherwise the queried hand.
+    pub hand: Hand,
+}
+
+/// The [`Hand`] whose [`Hand::raw`] is `raw`.
+pub fn hand_from_raw(raw: u64) -> Hand {
+    PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
+        h.with_count(k, (raw >> ((k as u32 + 1) * 8)) as u8)
+    })
 }
 
 /// Table statistics.
@@ -154,11 +163,16 @@ impl Table {
 
     /// Looks up a node whose attacker holds `hand`, for a search allowed `budget` more plies.
     pub fn lookup(&self, key: u64, hand: Hand, budget: u16) -> Option<Found> {
+        let query = hand;
         let hand = hand.raw();
         let mut exact: Option<Found> = None;
         for i in self.cluster(key) {
+            // Compare the raw key word before decoding the entry (lookups dominate the profile).
+            if self.raw[i][0] != key {
+                continue;
+            }
             let e = self.get(i);
-            if e.amount == 0 || e.key != key {
+            if e.amount == 0 {
                 continue;
             }
             if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
@@ -166,6 +180,7 @@ impl Table {
                     pns: ProofNumbers::PROVEN,
                     bound: e.bound,
                     ply: e.ply,
+                    hand: hand_from_raw(e.hand),
                 });
             }
             if e.dn == 0 && dominates(e.hand, hand) && e.bound >= budget {
@@ -173,6 +188,7 @@ impl Table {
                     pns: ProofNumbers::DISPROVEN,
                     bound: e.bound,
                     ply: e.ply,
+                    hand: query,
                 });
             }
             if e.hand == hand && e.pn != 0 && e.dn != 0 {
@@ -180,6 +196,7 @@ impl Table {
                     pns: ProofNumbers { pn: e.pn, dn: e.dn },
                     bound: e.bound,
                     ply: e.ply,
+                    hand: query,
                 });
             }
         }
@@ -291,7 +308,6 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::PieceKind;
 
     #[test]
     fn superiority() {
@@ -339,6 +355,15 @@ mod tests {
                 assert_eq!(dominates(a.raw(), b.raw()), a.dominates(b), "{a:?} {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn hand_round_trip() {
+        let h = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 18)
+            .with_count(PieceKind::Rook, 2)
+            .add(PieceKind::Knight);
+        assert_eq!(hand_from_raw(h.raw()), h);
     }
 
     #[test]
