@@ -92,6 +92,7 @@ fn classics_subset_is_solved_with_verified_lines() {
     let all = read_problems(CLASSICS);
     assert_eq!(all.len(), 200);
     let mut lines = Vec::new();
+    let mut japanese = Vec::new();
     for id in SUITE_CLASSICS {
         let p = all.iter().find(|p| p.id == *id).unwrap();
         let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
@@ -120,8 +121,14 @@ fn classics_subset_is_solved_with_verified_lines() {
         assert_eq!(rf.outcome, Outcome::Mate, "{id} flipped");
         checker::verify_mate_line(&f, &rf.line).unwrap();
         lines.push(format!("{id} ({} plies): {}", r.line.len(), r.line_usi()));
+        japanese.push(format!(
+            "{id} ({} plies): {}",
+            r.line.len(),
+            shogi_lab::notation::japanese::ki2_line(&pos, &r.line)
+        ));
     }
     insta::with_settings!({ snapshot_path => "../snapshots" }, {
         insta::assert_snapshot!("tsume_classics_usi", lines.join("\n"));
+        insta::assert_snapshot!("tsume_classics_japanese", japanese.join("\n"));
     });
 }
