@@ -319,8 +319,7 @@ struct Searcher<'a> {
     files: u8,
     region: u128,
     /// Counting with closed-form pawn leaves: count one placement of each
-    /// mirror pair (see [`Searcher::children`]) and skip the feasibility test
-    /// of children that are pawn leaves.
+    /// mirror pair (see [`Searcher::children`]).
     mirror_canon: bool,
 }
 
@@ -362,9 +361,6 @@ impl<'a> Searcher<'a> {
         };
         let free = !(n.occ | n.att) & Bitboard::FULL.0 & (!0u128 << n.min_sq);
         let last = n.gi + 1 == self.groups.len();
-        // The child is a closed-form pawn leaf: its count is exact (0 when the
-        // pawns do not fit), so the feasibility test would only repeat it.
-        let into_pawn_leaf = self.mirror_canon && n.left == 1 && self.pawn_leaf == Some(n.gi + 1);
         for sq in Bitboard(free) {
             let bit = 1u128 << sq.index();
             for &color in g.colors {
@@ -376,7 +372,7 @@ impl<'a> Searcher<'a> {
                 // In the last group the remaining pieces go on later squares only:
                 // for the test, the earlier free squares count as attacked (never used).
                 let test_att = if last { (att | (bit - 1)) & !occ } else { att };
-                if !into_pawn_leaf && !feasible(self.dirs, occ, test_att, pawns, stones) {
+                if !feasible(self.dirs, occ, test_att, pawns, stones) {
                     continue;
                 }
                 let mut child = Node {
