@@ -183,3 +183,39 @@ fn checker_rejects_wrong_boards() {
     ));
     assert!(check_placement(&p, &gote).is_err());
 }
+
+/// The counting fast path (one placement of each mirror pair counted twice,
+/// closed-form pawn leaves without a feasibility test) against the slow path
+/// (every placement listed, one thread), on boards with an odd and an even
+/// number of files, both directions, sets whose first groups are often their
+/// own mirror images (so later groups decide the pair).
+#[test]
+fn mirror_pair_counting_matches_listing() {
+    let cases: &[(&str, u8, u8)] = &[
+        ("R2P2", 5, 4),
+        ("K2G", 5, 4),
+        ("KS2", 4, 4),
+        ("B2P3", 5, 4),
+        ("G2N", 4, 5),
+        ("+R+S", 4, 4),
+        ("RBN2", 5, 5),
+        ("S2L2", 4, 4),
+        ("N2P3", 5, 4),
+        ("K2P2", 6, 3),
+    ];
+    for &(text, files, ranks) in cases {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(files, ranks);
+            let (fast, slow) = (p.count(), p.count_by_listing());
+            assert!(
+                slow.count > 0,
+                "{text} {files}x{ranks} {dirs:?}: pick a case with placements"
+            );
+            assert_eq!(
+                (fast.count, fast.symmetric),
+                (slow.count, slow.symmetric),
+                "{text} {files}x{ranks} {dirs:?}"
+            );
+        }
+    }
+}

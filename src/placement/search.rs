@@ -121,6 +121,13 @@ struct Node {
     min_sq: usize,
     pawns: u32,
     stones: u32,
+    /// Squares holding Sente pieces.
+    sente: u128,
+    /// `occ` when the current group started.
+    gstart: u128,
+    /// Mirror canonicalisation: `true` once this branch is known to be the
+    /// lesser of a mirror pair (its leaves then count twice, none symmetric).
+    doubled: bool,
 }
 
 impl Problem {
@@ -186,6 +193,9 @@ impl Problem {
             min_sq: 0,
             pawns: self.set.total() - stones,
             stones,
+            sente: 0,
+            gstart: 0,
+            doubled: false,
         }
     }
 
@@ -197,7 +207,8 @@ impl Problem {
     /// [`Problem::count`] reporting `(done, total)` top-level branches.
     pub fn count_with_progress(&self, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
         let groups = self.groups();
-        let s = Searcher::new(self, &groups, None);
+        let mut s = Searcher::new(self, &groups, None);
+        s.mirror_canon = true;
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 2);
         let done = AtomicU64::new(0);
         let total = frontier.len() as u64;
@@ -206,6 +217,7 @@ impl Problem {
             .into_par_iter()
             .map(|(node, placed)| {
                 let mut w = Searcher::new(self, &groups, None);
+                w.mirror_canon = true;
                 w.placed = placed;
                 let mut c = Count::default();
                 w.count(node, &mut c, true);
@@ -306,6 +318,9 @@ struct Searcher<'a> {
     pawn_leaf: Option<usize>,
     files: u8,
     region: u128,
+    /// Counting with closed-form pawn leaves: count one placement of each
+    /// mirror pair (see [`Searcher::children`]).
+    mirror_canon: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -326,6 +341,7 @@ impl<'a> Searcher<'a> {
             pawn_leaf,
             files: p.files,
             region: p.region().0,
+            mirror_canon: false,
         }
     }
 
@@ -367,8 +383,28 @@ impl<'a> Searcher<'a> {
                     min_sq: sq.index() + 1,
                     pawns,
                     stones,
+                    sente: if color == Color::Sente {
+                        n.sente | bit
+                    } else {
+                        n.sente
+                    },
+                    gstart: n.gstart,
+                    doubled: n.doubled,
                 };
                 if child.left == 0 {
+                    if self.mirror_canon && !child.doubled {
+                        // Every earlier group is its own mirror image; this group
+                        // decides which of a mirror pair is searched: the one whose
+                        // group is smaller than its mirror image, counted twice.
+                        let g = (child.sente & !n.gstart, occ & !child.sente & !n.gstart);
+                        let m = (mirror_bb(g.0, self.files), mirror_bb(g.1, self.files));
+                        match g.cmp(&m) {
+                            std::cmp::Ordering::Greater => continue,
+                            std::cmp::Ordering::Less => child.doubled = true,
+                            std::cmp::Ordering::Equal => {}
+                        }
+                    }
+                    child.gstart = occ;
                     child.gi += 1;
                     child.min_sq = 0;
                     child.left = self.groups.get(child.gi).map_or(0, |g| g.count);
@@ -409,17 +445,22 @@ impl<'a> Searcher<'a> {
 
     fn count(&mut self, n: Node, c: &mut Count, closed_form: bool) {
         if self.is_leaf(&n) {
-            c.count += 1;
-            c.symmetric += is_mirror_symmetric(&self.placed, self.files) as u64;
+            if n.doubled {
+                c.count += 2;
+            } else {
+                c.count += 1;
+                c.symmetric += is_mirror_symmetric(&self.placed, self.files) as u64;
+            }
             return;
         }
         if closed_form && self.pawn_leaf == Some(n.gi) {
             let region_att = n.att & self.region;
-            let symmetric_board = mirror_bb(region_att, self.files) == region_att
+            let symmetric_board = !n.doubled
+                && mirror_bb(region_att, self.files) == region_att
                 && is_mirror_symmetric(&self.placed, self.files);
             let (all, sym) =
                 pawn_completions(n.occ, n.att, n.left as usize, symmetric_board, self.files);
-            c.count += all;
+            c.count += if n.doubled { 2 * all } else { all };
             c.symmetric += sym;
             return;
         }
@@ -428,7 +469,8 @@ impl<'a> Searcher<'a> {
             kids.push((child, sq, p));
             ControlFlow::Continue(())
         });
-        for (child, sq, p) in kids {
+        // Iterate by reference: moving the whole buffer costs more than the search.
+        for &(child, sq, p) in kids.iter() {
             self.nodes += 1;
             self.placed.push((sq, p));
             self.count(child, c, closed_form);
@@ -461,7 +503,7 @@ impl<'a> Searcher<'a> {
             kids.push((child, sq, p));
             ControlFlow::Continue(())
         });
-        for (child, sq, p) in kids {
+        for &(child, sq, p) in kids.iter() {
             self.nodes += 1;
             self.placed.push((sq, p));
             let r = self.list(child, visit);
@@ -531,35 +573,50 @@ fn pawn_completions(
 ) -> (u64, u64) {
     let files = files as usize;
     let free_all = !(occ | att) & Bitboard::FULL.0;
-    let mut all = vec![0u64; n + 1];
+    // At most 81 pawns fit on the board: fixed buffers, no allocation per leaf.
+    let len = (n + 1).min(82);
+    if n > 81 {
+        return (0, 0);
+    }
+    let mut all = [0u64; 82];
     all[0] = 1;
-    let mut sym = all.clone();
+    let mut sym = all;
     for f in 0..9 {
         let mut free = ((free_all >> (9 * f)) & 0x1ff) as u32;
         let occ9 = ((occ >> (9 * f)) & 0x1ff) as u32;
         while free != 0 {
             let top = free.trailing_zeros();
-            let len = (!(free >> top)).trailing_zeros() as usize;
+            let run = (!(free >> top)).trailing_zeros() as usize;
             let hard_top = top > 0 && occ9 >> (top - 1) & 1 == 1;
-            let usable = len - usize::from(hard_top);
-            let w: Vec<u64> = (0..=usable.div_ceil(2))
-                .map(|k| non_adjacent(usable, k))
-                .collect();
-            multiply(&mut all, &w, 1);
+            let usable = run - usize::from(hard_top);
+            let w = &NON_ADJACENT[usable][..=usable.div_ceil(2)];
+            multiply(&mut all[..len], w, 1);
             if board_symmetric && 2 * f + 1 < files {
-                multiply(&mut sym, &w, 2);
+                multiply(&mut sym[..len], w, 2);
             } else if board_symmetric && 2 * f + 1 == files {
-                multiply(&mut sym, &w, 1);
+                multiply(&mut sym[..len], w, 1);
             }
-            free &= !(((1u32 << len) - 1) << top);
+            free &= !(((1u32 << run) - 1) << top);
         }
     }
     (all[n], if board_symmetric { sym[n] } else { 0 })
 }
 
+/// `NON_ADJACENT[m][k]` = [`non_adjacent`]`(m, k)` for runs of up to 9 squares.
+static NON_ADJACENT: std::sync::LazyLock<[[u64; 10]; 10]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0u64; 10]; 10];
+    for (m, row) in t.iter_mut().enumerate() {
+        for (k, e) in row.iter_mut().enumerate() {
+            *e = non_adjacent(m, k);
+        }
+    }
+    t
+});
+
 /// `acc ← acc · Σ w[k] x^(stride·k)`, truncated at the length of `acc`.
 fn multiply(acc: &mut [u64], w: &[u64], stride: usize) {
-    let mut out = vec![0u64; acc.len()];
+    let mut buf = [0u64; 82];
+    let out = &mut buf[..acc.len()];
     for (i, &a) in acc.iter().enumerate() {
         if a == 0 {
             continue;
@@ -572,7 +629,7 @@ fn multiply(acc: &mut [u64], w: &[u64], stride: usize) {
             out[j] += a * wk;
         }
     }
-    acc.copy_from_slice(&out);
+    acc.copy_from_slice(out);
 }
 
 #[cfg(test)]
