@@ -172,7 +172,7 @@ fn scan_file(dirs: Directions, mut free: u32, att9: u32) -> u32 {
     max | cheap << 8 | even << 16 | odd << 24
 }
 
-/// `FILE_TABLE[dirs][free9 | att9 << 9]`: [`scan_file`] for every file pattern.
+/// `FILE_TABLE[dirs][free9 | att9 << 9]`: `scan_file` for every file pattern.
 pub static FILE_TABLE: LazyLock<[Vec<u32>; 2]> = LazyLock::new(|| {
     let build = |dirs| {
         (0..1u32 << 18)
