@@ -107,18 +107,3 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
         "only {mates} mates among {checked}: the generator is too weak to test anything"
     );
 }
-
-/// Manual probe: `TSUME_SFEN='…' TSUME_PLIES=7 cargo test --release --test tsume_twin probe -- --ignored --nocapture`.
-#[test]
-#[ignore = "manual probe of one position with the naive twin"]
-fn probe() {
-    let sfen = std::env::var("TSUME_SFEN").expect("TSUME_SFEN");
-    let plies: u32 = std::env::var("TSUME_PLIES")
-        .ok()
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(5);
-    let pos =
-        shogi_lab::tsume::load_problem(&sfen, shogi_lab::tsume::DefenderHand::Remaining).unwrap();
-    println!("naive: {:?}", naive::mate_length(&pos, plies));
-    println!("first moves: {:?}", naive::mating_first_moves(&pos, plies));
-}
