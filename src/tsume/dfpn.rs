@@ -80,8 +80,9 @@ const NO_DEP: u16 = u16::MAX;
 pub const MAX_DEPTH: u16 = 4000;
 /// Weak proof numbers (Ueda et al. 2008) instead of sums; measured slower on 図巧/無双 here, kept off.
 const WEAK: bool = false;
-/// Initialise a new OR leaf's disproof number with its number of checks; mixed on 図巧/無双 (paper/paper.md), kept off.
-const INIT_DN_BY_CHECKS: bool = false;
+/// Initialise a new OR leaf's disproof number with its number of checks (df-pn+, Nagai 2002);
+/// with the 1+ε trick it pays off on 図巧/無双 (paper/paper.md).
+const INIT_DN_BY_CHECKS: bool = true;
 
 /// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
 #[derive(Default, Clone, Copy)]
@@ -200,6 +201,14 @@ pub struct Solver<P: MatePosition> {
     /// Sound because the same path set gives the same repetitions; cleared when large.
     rep_table: HashMap<(u64, u64), (u16, u16), KeyHash>,
     _pos: std::marker::PhantomData<P>,
+}
+
+/// The 1+ε trick (Pawlewicz & Lew 2007) with ε = 1/4: the best child may run until it is
+/// a quarter worse than its best sibling, not merely one worse, which damps the seesaw
+/// of df-pn between siblings of similar value.
+#[inline]
+fn sibling_bound(second: u32) -> u32 {
+    second.saturating_add(1 + second / 4)
 }
 
 fn budget_minus(b: u16, n: u16) -> u16 {
@@ -558,6 +567,7 @@ impl<P: MatePosition> Solver<P> {
         let mut early: Option<NodeOut> = None;
         for &m in &moves {
             let delta = if or { pos.hand_delta(m) } else { (None, None) };
+            let defenders = if or { pos.defenders_of(m) } else { 0 };
             pos.play(m);
             let ckey = pos.board_key();
             let chand = pos.hand_of(self.attacker);
@@ -623,8 +633,10 @@ impl<P: MatePosition> Solver<P> {
                         }
                     }
                     let squares = squares.count_ones();
+                    // df-pn+ (Nagai 2002): a check on a square two defenders guard looks harder.
+                    let guarded = u32::from(defenders >= 2);
                     c.pns = ProofNumbers {
-                        pn: (n + squares).max(1),
+                        pn: (n + squares).max(1) + guarded,
                         dn: 1,
                     };
                 }
@@ -716,7 +728,7 @@ impl<P: MatePosition> Solver<P> {
                 {
                     inc = true;
                 }
-                if first && inc {
+                if first && inc && std::env::var_os("NOTCA").is_none() {
                     th.pn = th.pn.max(pns.pn.saturating_add(1));
                     th.dn = th.dn.max(pns.dn.saturating_add(1));
                 }
@@ -735,14 +747,14 @@ impl<P: MatePosition> Solver<P> {
                 let cth = if or {
                     let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
                     ProofNumbers {
-                        pn: th.pn.min(second.saturating_add(1)),
+                        pn: th.pn.min(sibling_bound(second)),
                         dn: th.dn.saturating_sub(others),
                     }
                 } else {
                     let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
                     ProofNumbers {
                         pn: th.pn.saturating_sub(others),
-                        dn: th.dn.min(second.saturating_add(1)),
+                        dn: th.dn.min(sibling_bound(second)),
                     }
                 };
                 pos.play(b.mv);

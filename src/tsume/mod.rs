@@ -70,6 +70,9 @@ pub trait MatePosition: Clone {
     /// Whether the side to move is in check by one piece with empty squares between it and
     /// the king (a drop could interpose there).
     fn interposable(&self) -> bool;
+    /// For df-pn+ initial proof numbers (Nagai 2002): how many of the defender's pieces
+    /// (king included) reach the destination of `m`, a move about to be played.
+    fn defenders_of(&self, m: Self::Move) -> u32;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.

@@ -65,6 +65,11 @@ impl MatePosition for Position {
         }
     }
     #[inline]
+    fn defenders_of(&self, m: Move) -> u32 {
+        let them = !Position::side_to_move(self);
+        self.attackers_to(them, m.to(), self.occupied()).count()
+    }
+    #[inline]
     fn play(&mut self, m: Move) {
         self.play_unchecked(m);
     }
