@@ -132,3 +132,30 @@ fn classics_subset_is_solved_with_verified_lines() {
         insta::assert_snapshot!("tsume_classics_japanese", japanese.join("\n"));
     });
 }
+
+/// 無駄合 are not counted (specs/tsume.md): ▲３二歩成 opens the bishop's diagonal and
+/// every interposition is captured by it to no purpose, so this is a 1-ply mate under
+/// `--shortest` (15 plies if every interposition counted), for the solver and the twin.
+#[test]
+fn futile_interpositions_are_not_counted() {
+    let pos = shogi_lab::tsume::load_problem(
+        "8k/8p/6P2/9/9/9/9/9/B8 b - 1",
+        shogi_lab::tsume::DefenderHand::Remaining,
+    )
+    .unwrap();
+    let r = solve(
+        &pos,
+        &SolverOptions {
+            shortest: true,
+            ..SolverOptions::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Mate);
+    assert_eq!(r.line_usi(), "3c3b+");
+    assert_eq!(r.shortest, Some(true));
+    assert_eq!(shogi_lab::tsume::naive::mate_length(&pos, 3), Some(1));
+    // Plain solving refutes every reply: the line then shows the interpositions.
+    let plain = solve(&pos, &SolverOptions::default());
+    assert_eq!(plain.outcome, Outcome::Mate);
+    assert!(plain.line.len() > 1);
+}

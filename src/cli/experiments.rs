@@ -62,7 +62,13 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             md.push_str(&t.to_markdown());
             md.push('\n');
         }
-        let path = a.out.join(format!("{}.md", e.name));
+        // Long runs keep their own file, so a quick run never overwrites them.
+        let stem = if a.full {
+            format!("{}-full", e.name)
+        } else {
+            e.name.to_string()
+        };
+        let path = a.out.join(format!("{stem}.md"));
         std::fs::write(&path, &md)
             .map_err(|err| Failure::input(format!("cannot write {}: {err}", path.display())))?;
         super::emit(&md);

@@ -34,6 +34,14 @@ impl Rules {
         king_to_move_required: false,
         king_not_to_move_required: true,
     };
+
+    /// The same rules one ply later (the requirements of the two sides swap places).
+    pub const fn swapped(self) -> Rules {
+        Rules {
+            king_to_move_required: self.king_not_to_move_required,
+            king_not_to_move_required: self.king_to_move_required,
+        }
+    }
 }
 
 impl Default for Rules {

@@ -1,8 +1,9 @@
 //! The independent certificate check of a mate line: the rules core's naive
 //! move generator (play every pseudo-move and test) replays the line, every
 //! attacker move must give check, every defender move must be legal, and the
-//! final position must be mate. It shares no code with the solver's move
-//! selection.
+//! final position must be mate: no legal reply, or only 無駄合 replies (decided
+//! by [`super::naive::mated`], `specs/tsume.md`). It shares no code with the
+//! solver's move selection.
 
 use crate::rules::{Move, Position};
 
@@ -52,7 +53,7 @@ pub fn verify_mate_line(root: &Position, line: &[Move]) -> Result<(), LineError>
             return Err(LineError::NotCheck { ply: i + 1, mv });
         }
     }
-    if pos.in_check() && pos.legal_moves_naive().is_empty() {
+    if pos.in_check() && (pos.legal_moves_naive().is_empty() || super::naive::mated(&pos)) {
         Ok(())
     } else {
         Err(LineError::NotMate)

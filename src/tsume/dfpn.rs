@@ -505,6 +505,10 @@ impl<P: MatePosition> Solver<P> {
             };
         }
         let mut moves = Vec::new();
+        // Proof pieces needed by the futile replies' refutations, and the shallowest path
+        // dependency of a futility test that failed (its reply then stays a reply).
+        let mut futile_need = Hand::EMPTY;
+        let mut futile_dep = NO_DEP;
         if or {
             if budget == 0 {
                 self.table
@@ -529,14 +533,36 @@ impl<P: MatePosition> Solver<P> {
             }
         } else {
             pos.evasions(&mut moves);
+            let legal_replies = moves.len();
+            if budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
+                // Ply budgets count no 無駄合: futile interpositions are no replies (specs/tsume.md).
+                let pk = pos.position_key();
+                self.path.insert(pk, depth);
+                self.path_hash ^= mix(pk);
+                let mut kept = Vec::with_capacity(moves.len());
+                for &m in &moves {
+                    match self.futile(pos, m, depth, budget) {
+                        Ok(ph) => futile_need = hand_max(futile_need, ph),
+                        Err(dep) => {
+                            futile_dep = futile_dep.min(dep);
+                            kept.push(m);
+                        }
+                    }
+                }
+                self.path.remove(&pk);
+                self.path_hash ^= mix(pk);
+                moves = kept;
+            }
             if moves.is_empty() {
                 let ph = and_proof_hand(
-                    Hand::EMPTY,
+                    futile_need,
                     hand,
                     pos.hand_of(!self.attacker),
                     pos.interposable(),
                 );
-                self.table.store(key, ph, ProofNumbers::PROVEN, 0, depth, 1);
+                let amount = (legal_replies as u64).max(1);
+                self.table
+                    .store(key, ph, ProofNumbers::PROVEN, 0, depth, amount);
                 return NodeOut {
                     pns: ProofNumbers::PROVEN,
                     bound: 0,
@@ -545,12 +571,18 @@ impl<P: MatePosition> Solver<P> {
                 };
             }
             if budget == 0 {
-                self.table
-                    .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                if futile_dep >= depth {
+                    self.table
+                        .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                }
                 return NodeOut {
                     pns: ProofNumbers::DISPROVEN,
                     bound: 0,
-                    dep: NO_DEP,
+                    dep: if futile_dep >= depth {
+                        NO_DEP
+                    } else {
+                        futile_dep
+                    },
                     ph: hand,
                 };
             }
@@ -711,7 +743,7 @@ impl<P: MatePosition> Solver<P> {
                         let c = &children[best.expect("a proven child")];
                         or_proof_hand(c.ph, c.delta)
                     } else {
-                        let need = children.iter().fold(Hand::EMPTY, |h, c| hand_max(h, c.ph));
+                        let need = children.iter().fold(futile_need, |h, c| hand_max(h, c.ph));
                         and_proof_hand(need, hand, pos.hand_of(!self.attacker), pos.interposable())
                     };
                     break NodeOut {
@@ -774,6 +806,10 @@ impl<P: MatePosition> Solver<P> {
         };
         self.path.remove(&my_pk);
         self.path_hash ^= mix(my_pk);
+        let mut result = result;
+        if result.pns.is_disproven() {
+            result.dep = result.dep.min(futile_dep);
+        }
         let amount = self.nodes - start_nodes + 1;
         if result.pns.is_disproven() {
             if result.dep >= depth {
@@ -806,6 +842,47 @@ impl<P: MatePosition> Solver<P> {
         self.table
             .store(key, stored, result.pns, result.bound, depth, amount);
         result
+    }
+
+    /// Whether the reply `m` at the AND node `pos` (path depth `depth`, ply budget `budget`)
+    /// is a 無駄合: some recapture by the checker leaves a position that is mate within
+    /// the same budget without the captured piece. `Ok(proof pieces)` if so, else
+    /// `Err(path dependency)` of the failed tests.
+    fn futile(&mut self, pos: &P, m: P::Move, depth: u16, budget: u16) -> Result<Hand, u16> {
+        let mut dep = NO_DEP;
+        for mut q in pos.futility_tests(m) {
+            let h = q.hand_of(self.attacker);
+            if let Some(f) = self.table.lookup(q.board_key(), h, budget) {
+                if f.pns.is_proven() {
+                    return Ok(f.hand);
+                }
+                if f.pns.is_disproven() {
+                    continue;
+                }
+            }
+            if self.path.contains_key(&q.position_key()) {
+                dep = dep.min(self.path[&q.position_key()]);
+                continue;
+            }
+            let out = self.mid(
+                &mut q,
+                ProofNumbers {
+                    pn: ProofNumbers::INF,
+                    dn: ProofNumbers::INF,
+                },
+                depth + 2,
+                budget,
+                false,
+            );
+            if out.pns.is_proven() {
+                return Ok(out.ph);
+            }
+            dep = dep.min(out.dep);
+            if self.aborted {
+                break;
+            }
+        }
+        Err(dep)
     }
 
     fn reset_limits_for(&mut self, extra_nodes: u64) {
@@ -864,7 +941,11 @@ impl<P: MatePosition> Solver<P> {
         self.path.clear();
         self.path_hash = 0;
         let mut line = Vec::new();
-        let mut budget = len;
+        // Without a ply limit any proof will do: a re-proof of an evicted entry may be
+        // longer than the first proof's bound, so the walk keeps no budget. With one (the
+        // shortest mate, `max_plies`) the walk stays within it and shows no 無駄合.
+        let budgeted = exact || self.opts.max_plies.is_some();
+        let mut budget = if budgeted { len } else { UNBOUNDED };
         let mut depth: u16 = 1;
         loop {
             if depth >= MAX_DEPTH {
@@ -879,6 +960,16 @@ impl<P: MatePosition> Solver<P> {
                 pos.checks(&mut moves);
             } else {
                 pos.evasions(&mut moves);
+                if budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
+                    // The line never shows a 無駄合 (the budget does not count them).
+                    let mut kept = Vec::with_capacity(moves.len());
+                    for &m in &moves {
+                        if self.futile(&pos, m, depth, budget).is_err() {
+                            kept.push(m);
+                        }
+                    }
+                    moves = kept;
+                }
                 if moves.is_empty() {
                     return Some(line);
                 }
@@ -922,7 +1013,9 @@ impl<P: MatePosition> Solver<P> {
                         }
                     }
                 }
-                pick?.1
+                let (b, i) = pick?;
+                bounds[i] = Some(b);
+                i
             } else {
                 if bounds.iter().any(|b| b.is_none()) {
                     return None;
@@ -957,7 +1050,11 @@ impl<P: MatePosition> Solver<P> {
             let b = bounds[choice]?;
             pos.play(moves[choice]);
             line.push(moves[choice]);
-            budget = if exact { cb } else { b };
+            if exact {
+                budget = cb;
+            } else if budgeted {
+                budget = b;
+            }
             depth += 1;
         }
     }

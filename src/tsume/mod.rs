@@ -73,6 +73,12 @@ pub trait MatePosition: Clone {
     /// For df-pn+ initial proof numbers (Nagai 2002): how many of the defender's pieces
     /// (king included) reach the destination of `m`, a move about to be played.
     fn defenders_of(&self, m: Self::Move) -> u32;
+    /// 無駄合 (futile interposition; definition 1 of `specs/tsume.md`): if `m`, a reply of
+    /// the side to move, interposes on the line of a single sliding checker, the positions
+    /// after `m` and each legal recapture by that checker that gives check, with the
+    /// captured piece moved from the attacker's hand back to the defender's (the attacker
+    /// "does not use it"). Empty when `m` is no interposition.
+    fn futility_tests(&self, m: Self::Move) -> Vec<Self>;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.

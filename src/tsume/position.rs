@@ -69,6 +69,44 @@ impl MatePosition for Position {
         let them = !Position::side_to_move(self);
         self.attackers_to(them, m.to(), self.occupied()).count()
     }
+    fn futility_tests(&self, m: Move) -> Vec<Position> {
+        let me = Position::side_to_move(self);
+        let checkers = self.checkers();
+        let (Some(king), Some(checker)) = (Position::king(self, me), checkers.first()) else {
+            return Vec::new();
+        };
+        let to = m.to();
+        if checkers.has_more_than_one()
+            || m.from() == Some(king)
+            || !crate::rules::bitboard::between(king, checker).has(to)
+        {
+            return Vec::new();
+        }
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        let Some(piece) = after.piece_at(to) else {
+            return Vec::new();
+        };
+        let kind = piece.kind.unpromote();
+        let mut out = Vec::new();
+        for c in after.legal_moves() {
+            if c.from() != Some(checker) || c.to() != to {
+                continue;
+            }
+            let mut q = after.clone();
+            q.play_unchecked(c);
+            if !Position::in_check(&q) {
+                continue;
+            }
+            let mut setup = q.to_setup();
+            setup.hands[!me] = setup.hands[!me].remove(kind);
+            setup.hands[me] = setup.hands[me].add(kind);
+            if let Ok(p) = Position::from_setup(setup, crate::rules::Rules::TSUME.swapped()) {
+                out.push(p);
+            }
+        }
+        out
+    }
     #[inline]
     fn play(&mut self, m: Move) {
         self.play_unchecked(m);
