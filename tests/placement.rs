@@ -219,3 +219,60 @@ fn mirror_pair_counting_matches_listing() {
         }
     }
 }
+
+/// The tail memo (counts shared by boards that agree on the free squares and
+/// on the occupied squares the remaining kinds can reach) against the same
+/// count with every subtree searched, and against listing; sets whose tail
+/// kinds (桂 香 玉 金 銀 and promoted) come after a long-range group, both
+/// directions, boards small enough to list.
+#[test]
+fn tail_memo_matches_unmemoised_count() {
+    let cases: &[(&str, u8, u8)] = &[
+        ("RN2L2P2", 5, 4),
+        ("BN2LKP", 4, 5),
+        ("RBN2GP", 5, 5),
+        ("R2LN3P2", 5, 5),
+        ("RK2GP2", 4, 5),
+        ("B2S2N2", 4, 5),
+        ("R+S+N+LP", 4, 5),
+    ];
+    let mut hits = 0;
+    for &(text, files, ranks) in cases {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(files, ranks);
+            let (memo, plain, slow) = (p.count(), p.count_unmemoised(), p.count_by_listing());
+            assert!(
+                slow.count > 0,
+                "{text} {files}x{ranks} {dirs:?}: pick a case with placements"
+            );
+            assert_eq!(
+                (memo.count, memo.symmetric),
+                (plain.count, plain.symmetric),
+                "{text} {files}x{ranks} {dirs:?} memo vs unmemoised"
+            );
+            assert_eq!(
+                (memo.count, memo.symmetric),
+                (slow.count, slow.symmetric),
+                "{text} {files}x{ranks} {dirs:?} memo vs listing"
+            );
+            hits += memo.memo_hits;
+        }
+    }
+    // The memo is used on these sets (otherwise the test would test nothing).
+    assert!(hits > 100_000, "{hits}");
+}
+
+/// The 40-piece count with and without the memo (full board).
+#[test]
+fn tail_memo_matches_unmemoised_on_forty_and_minus_knight() {
+    for text in ["P18L4N4S4G4K2R2B2", "P18L4N3S4G4K2R2B2"] {
+        let p = problem(text, Directions::One);
+        let (memo, plain) = (p.count(), p.count_unmemoised());
+        assert_eq!(
+            (memo.count, memo.symmetric),
+            (plain.count, plain.symmetric),
+            "{text}"
+        );
+        assert!(memo.memo_hits > 0, "{text}");
+    }
+}

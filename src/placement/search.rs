@@ -14,10 +14,13 @@ use super::Placement;
 use crate::rules::bitboard::attacks;
 use crate::rules::{Bitboard, Color, Piece, PieceKind, Square};
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
-/// Search order: strongest kind first (pawns must come last for the closed-form leaf).
+/// Strongest kind first: the canonical text order and the two-directional search order.
 pub const STRONGEST_FIRST: [PieceKind; 14] = [
     PieceKind::Dragon,
     PieceKind::Horse,
@@ -32,6 +35,29 @@ pub const STRONGEST_FIRST: [PieceKind; 14] = [
     PieceKind::Silver,
     PieceKind::Lance,
     PieceKind::Knight,
+    PieceKind::Pawn,
+];
+
+/// The order in which the one-directional search places the groups: the
+/// long-range pieces, then 桂 and 香, then the short-range kinds, pawns last
+/// (for the closed-form leaf). Any order gives the same answers; this one was measured fastest for the 39-piece counts
+/// (−角: 0.1 s against 9 s strongest-first, `paper/paper.md`). The
+/// two-directional search keeps [`STRONGEST_FIRST`], which finds the published
+/// maxima in far fewer nodes.
+pub const SEARCH_ORDER_ONE: [PieceKind; 14] = [
+    PieceKind::Dragon,
+    PieceKind::Horse,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+    PieceKind::Lance,
+    PieceKind::King,
+    PieceKind::Gold,
+    PieceKind::ProSilver,
+    PieceKind::ProKnight,
+    PieceKind::ProLance,
+    PieceKind::ProPawn,
+    PieceKind::Silver,
     PieceKind::Pawn,
 ];
 
@@ -85,6 +111,8 @@ pub struct Count {
     pub symmetric: u64,
     /// Search nodes visited (pieces placed).
     pub nodes: u64,
+    /// Subtrees whose count was taken from the tail memo instead of searched.
+    pub memo_hits: u64,
 }
 
 impl Count {
@@ -167,7 +195,11 @@ impl Problem {
     }
 
     fn groups(&self) -> Vec<Group> {
-        STRONGEST_FIRST
+        let order = match self.dirs {
+            Directions::One => &SEARCH_ORDER_ONE,
+            Directions::Two => &STRONGEST_FIRST,
+        };
+        order
             .iter()
             .filter(|&&k| self.set.count(k) > 0)
             .map(|&k| Group {
@@ -206,7 +238,19 @@ impl Problem {
 
     /// [`Problem::count`] reporting `(done, total)` top-level branches.
     pub fn count_with_progress(&self, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
+        self.count_impl(true, progress)
+    }
+
+    /// [`Problem::count`] without the tail memo (every subtree searched, closed-form
+    /// pawn leaves and mirror pairs as in `count`): the twin the memo is tested against.
+    pub fn count_unmemoised(&self) -> Count {
+        self.count_impl(false, &|_, _| {})
+    }
+
+    fn count_impl(&self, use_memo: bool, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
         let groups = self.groups();
+        let memo = TailMemo::new(&groups, self.dirs);
+        let memo = use_memo.then_some(&memo);
         let mut s = Searcher::new(self, &groups, None);
         s.mirror_canon = true;
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 2);
@@ -218,10 +262,12 @@ impl Problem {
             .map(|(node, placed)| {
                 let mut w = Searcher::new(self, &groups, None);
                 w.mirror_canon = true;
+                w.memo = memo;
                 w.placed = placed;
                 let mut c = Count::default();
                 w.count(node, &mut c, true);
                 c.nodes = w.nodes;
+                c.memo_hits = w.memo_hits;
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 c
             })
@@ -229,6 +275,7 @@ impl Problem {
                 count: a.count + b.count,
                 symmetric: a.symmetric + b.symmetric,
                 nodes: a.nodes + b.nodes,
+                memo_hits: a.memo_hits + b.memo_hits,
             });
         c.nodes += expand_nodes;
         c
@@ -321,6 +368,9 @@ struct Searcher<'a> {
     /// Counting with closed-form pawn leaves: count one placement of each
     /// mirror pair (see [`Searcher::children`]).
     mirror_canon: bool,
+    /// Counting: the shared memo of tail counts (see [`TailMemo`]).
+    memo: Option<&'a TailMemo>,
+    memo_hits: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -342,6 +392,8 @@ impl<'a> Searcher<'a> {
             files: p.files,
             region: p.region().0,
             mirror_canon: false,
+            memo: None,
+            memo_hits: 0,
         }
     }
 
@@ -444,6 +496,12 @@ impl<'a> Searcher<'a> {
     }
 
     fn count(&mut self, n: Node, c: &mut Count, closed_form: bool) {
+        if n.doubled && closed_form && self.memo.is_some() {
+            // The lesser of a mirror pair: no more mirror bookkeeping below,
+            // every completion counts twice.
+            c.count += 2 * self.raw(n);
+            return;
+        }
         if self.is_leaf(&n) {
             if n.doubled {
                 c.count += 2;
@@ -476,6 +534,42 @@ impl<'a> Searcher<'a> {
             self.count(child, c, closed_form);
             self.placed.pop();
         }
+    }
+
+    /// Number of completions of `n` (no mirror bookkeeping), memoised at group
+    /// boundaries by [`TailMemo`]; pawn leaves in closed form.
+    fn raw(&mut self, n: Node) -> u64 {
+        if self.is_leaf(&n) {
+            return 1;
+        }
+        if self.pawn_leaf == Some(n.gi) {
+            return pawn_completions(n.occ, n.att, n.left as usize, false, self.files).0;
+        }
+        let key = match self.memo {
+            // Only at the start of a group (no piece of it placed yet, `min_sq` = 0).
+            Some(m) if n.left == self.groups[n.gi].count => m.key(n.gi, n.occ, n.att),
+            _ => None,
+        };
+        if let (Some(m), Some(k)) = (self.memo, key) {
+            if let Some(v) = m.get(&k) {
+                self.memo_hits += 1;
+                return v;
+            }
+        }
+        let mut kids = arrayvec::ArrayVec::<Node, 162>::new();
+        let _ = self.children(&n, |child, _, _| {
+            kids.push(child);
+            ControlFlow::Continue(())
+        });
+        let mut total = 0;
+        for &child in kids.iter() {
+            self.nodes += 1;
+            total += self.raw(child);
+        }
+        if let (Some(m), Some(k)) = (self.memo, key) {
+            m.insert(k, total);
+        }
+        total
     }
 
     fn list(&mut self, n: Node, visit: &mut Visit<'_>) -> ControlFlow<()> {
@@ -511,6 +605,138 @@ impl<'a> Searcher<'a> {
             r?;
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// Memo of completion counts at group boundaries (counting only).
+///
+/// When a group starts, the pieces still to place are fixed by the group
+/// index, and the completions depend only on the free squares `F` and on
+/// which squares of `R` are occupied, where `R` is every square a remaining
+/// kind could attack from a square of `F` on an empty board: each new piece
+/// goes on a square of `F`; whether its (blocked) attacks hit a piece and
+/// which squares they take away from `F` is decided by the occupancy of its
+/// unblocked attack set, which lies in `R`. Squares outside `F ∪ R` —
+/// occupied or attacked — change nothing. So the key is
+/// `(group, F, occupied ∩ R)`, and boards that differ only outside it share
+/// one count. Groups still holding a long-range slider other than the lance
+/// (飛 角 龍 馬) are not memoised (their `R` is nearly the whole board).
+pub(crate) struct TailMemo {
+    /// `reach[gi][sq]`: squares any kind of groups `gi..` attacks from `sq` (empty board);
+    /// `None` where the group is not memoised.
+    reach: Vec<Option<[u128; 81]>>,
+    shards: Vec<Mutex<HashMap<MemoKey, u64, BuildHasherDefault<PassHasher>>>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct MemoKey {
+    gi: u8,
+    free: u128,
+    occ: u128,
+    hash: u64,
+}
+
+/// The key's `hash` field is already mixed: pass it through.
+#[derive(Default)]
+struct PassHasher(u64);
+
+impl Hasher for PassHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u8(&mut self, _: u8) {}
+    fn write_u128(&mut self, _: u128) {}
+    fn write_u64(&mut self, h: u64) {
+        self.0 = h;
+    }
+}
+
+const MEMO_SHARDS: usize = 64;
+/// Entries per shard before a shard stops taking new ones: at most 16 M
+/// entries (about 2 GB); a full memo only stops remembering, counts stay exact.
+const MEMO_SHARD_CAP: usize = 1 << 18;
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl TailMemo {
+    fn new(groups: &[Group], dirs: Directions) -> TailMemo {
+        let long = |k: PieceKind| {
+            matches!(
+                k,
+                PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+            )
+        };
+        let reach = (0..groups.len())
+            .map(|gi| {
+                let rest = &groups[gi..];
+                if gi == 0 || rest.iter().any(|g| long(g.kind)) {
+                    return None;
+                }
+                let mut t = [0u128; 81];
+                for (i, e) in t.iter_mut().enumerate() {
+                    let sq = Square::from_index(i).expect("index < 81");
+                    for g in rest {
+                        for &color in colors_for(dirs, g.kind) {
+                            *e |= attacks(color, g.kind, sq, Bitboard::EMPTY).0;
+                        }
+                    }
+                }
+                Some(t)
+            })
+            .collect();
+        TailMemo {
+            reach,
+            shards: (0..MEMO_SHARDS).map(|_| Mutex::default()).collect(),
+        }
+    }
+
+    /// The key of a node at the start of group `gi`, or `None` if that group is not memoised.
+    fn key(&self, gi: usize, occ: u128, att: u128) -> Option<MemoKey> {
+        let reach = self.reach[gi].as_ref()?;
+        let free = !(occ | att) & Bitboard::FULL.0;
+        let r = Bitboard(free).fold(0u128, |r, sq| r | reach[sq.index()]);
+        let occ = occ & r;
+        let h = [
+            free as u64,
+            (free >> 64) as u64,
+            occ as u64,
+            (occ >> 64) as u64,
+        ]
+        .into_iter()
+        .fold(gi as u64, |h, w| mix(h ^ w));
+        Some(MemoKey {
+            gi: gi as u8,
+            free,
+            occ,
+            hash: h,
+        })
+    }
+
+    fn get(&self, k: &MemoKey) -> Option<u64> {
+        let shard = self.shards[k.hash as usize % MEMO_SHARDS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        shard.get(k).copied()
+    }
+
+    fn insert(&self, k: MemoKey, v: u64) {
+        let mut shard = self.shards[k.hash as usize % MEMO_SHARDS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if shard.len() < MEMO_SHARD_CAP {
+            shard.insert(k, v);
+        }
     }
 }
 
