@@ -276,3 +276,45 @@ fn tail_memo_matches_unmemoised_on_forty_and_minus_knight() {
         assert!(memo.memo_hits > 0, "{text}");
     }
 }
+
+/// Classic N-queens counts (OEIS A000170) on the n×n corner board, by the main
+/// search (count with mirror pairs, listing with every board checked) and,
+/// for n ≤ 6, by the brute-force counter. The queen attacks as 飛 + 角.
+#[test]
+fn n_queens_counts() {
+    const KNOWN: [u64; 8] = [1, 0, 0, 2, 10, 4, 40, 92];
+    for (i, &want) in KNOWN.iter().enumerate() {
+        let n = i as u8 + 1;
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(&format!("Q{n}"), dirs).on_board(n, n);
+            let c = p.count();
+            assert_eq!(c.count, want, "n={n} count");
+            let listed = list_checked(&p);
+            assert_eq!(listed.len() as u64, want, "n={n} listed");
+            let distinct: HashSet<Placement> = listed.into_iter().collect();
+            assert_eq!(distinct.len() as u64, want, "n={n} distinct");
+            if n <= 6 {
+                assert_eq!(brute_force_count(&p), want, "n={n} brute force");
+            }
+            match p.first(None).0 {
+                First::Found(b) => check_placement(&p, &b).expect("checked"),
+                First::Impossible => assert_eq!(want, 0, "n={n}"),
+                First::Unknown => panic!("no limit was set"),
+            }
+        }
+    }
+    // Up to mirror (Burnside, left-right only): 92 solutions of 8-queens, none
+    // left-right symmetric, form 46 mirror pairs.
+    let c = problem("Q8", Directions::One).on_board(8, 8).count();
+    assert_eq!((c.symmetric, c.up_to_mirror()), (0, 46));
+    // Queens mixed with shogi pieces: solver = brute force.
+    for (text, n) in [("Q2P2", 4u8), ("QN2", 4), ("Q2G", 5), ("QR", 4)] {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(n, n);
+            let brute = brute_force_count(&p);
+            assert_eq!(p.count().count, brute, "{text} {dirs:?}");
+            assert_eq!(p.count_by_listing().count, brute, "{text} {dirs:?}");
+            assert_eq!(list_checked(&p).len() as u64, brute, "{text} {dirs:?}");
+        }
+    }
+}

@@ -9,10 +9,9 @@
 //! a file, none right under an occupied square).
 
 use super::feasibility::{feasible, Directions};
-use super::pieces::PieceSet;
+use super::pieces::{Cell, Kind, PieceSet};
 use super::Placement;
-use crate::rules::bitboard::attacks;
-use crate::rules::{Bitboard, Color, Piece, PieceKind, Square};
+use crate::rules::{Bitboard, Color, PieceKind, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -79,6 +78,14 @@ pub const fn degrades_to_stone(kind: PieceKind) -> bool {
     matches!(kind, PieceKind::Knight | PieceKind::Bishop)
 }
 
+/// The colors the search tries for `kind` (queens: Sente only, like the color-symmetric kinds).
+pub fn colors_for_kind(dirs: Directions, kind: Kind) -> &'static [Color] {
+    match kind {
+        Kind::Shogi(k) => colors_for(dirs, k),
+        Kind::Queen => &[Color::Sente],
+    }
+}
+
 /// The colors the search tries for `kind`.
 pub fn colors_for(dirs: Directions, kind: PieceKind) -> &'static [Color] {
     if dirs == Directions::Two && !color_symmetric(kind) {
@@ -135,7 +142,7 @@ pub enum First {
 
 #[derive(Debug, Clone, Copy)]
 struct Group {
-    kind: PieceKind,
+    kind: Kind,
     count: u32,
     colors: &'static [Color],
 }
@@ -199,13 +206,14 @@ impl Problem {
             Directions::One => &SEARCH_ORDER_ONE,
             Directions::Two => &STRONGEST_FIRST,
         };
-        order
-            .iter()
-            .filter(|&&k| self.set.count(k) > 0)
-            .map(|&k| Group {
+        // Queens (N-queens oracle) first: they are the longest-range pieces.
+        std::iter::once(Kind::Queen)
+            .chain(order.iter().map(|&k| Kind::Shogi(k)))
+            .filter(|&k| self.set.count_kind(k) > 0)
+            .map(|k| Group {
                 kind: k,
-                count: self.set.count(k),
-                colors: colors_for(self.dirs, k),
+                count: self.set.count_kind(k),
+                colors: colors_for_kind(self.dirs, k),
             })
             .collect()
     }
@@ -213,7 +221,9 @@ impl Problem {
     fn root(&self, groups: &[Group]) -> Node {
         let stones: u32 = groups
             .iter()
-            .filter(|g| degrades_to_stone(g.kind))
+            .filter(|g| {
+                g.kind == Kind::Shogi(PieceKind::Knight) || g.kind == Kind::Shogi(PieceKind::Bishop)
+            })
             .map(|g| g.count)
             .sum();
         Node {
@@ -298,7 +308,7 @@ impl Problem {
         let groups = self.groups();
         let mut s = Searcher::new(self, &groups, None);
         let _ = s.list(self.root(&groups), &mut |placed| {
-            visit(&Placement::from_pieces(placed))
+            visit(&Placement::from_cells(placed))
         });
         s.nodes
     }
@@ -321,7 +331,7 @@ impl Problem {
             w.placed = placed;
             let mut answer = None;
             let _ = w.list(node, &mut |p| {
-                answer = Some(Placement::from_pieces(p));
+                answer = Some(Placement::from_cells(p));
                 ControlFlow::Break(())
             });
             budget
@@ -344,9 +354,9 @@ impl Problem {
 }
 
 /// Pieces placed so far, in placement order.
-type Placed = Vec<(Square, Piece)>;
+type Placed = Vec<(Square, Cell)>;
 /// A listing callback.
-type Visit<'v> = dyn FnMut(&[(Square, Piece)]) -> ControlFlow<()> + 'v;
+type Visit<'v> = dyn FnMut(&[(Square, Cell)]) -> ControlFlow<()> + 'v;
 
 struct Budget {
     stop: AtomicBool,
@@ -357,7 +367,7 @@ struct Budget {
 struct Searcher<'a> {
     dirs: Directions,
     groups: &'a [Group],
-    placed: Vec<(Square, Piece)>,
+    placed: Placed,
     nodes: u64,
     flushed: u64,
     budget: Option<&'a Budget>,
@@ -376,7 +386,7 @@ struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     fn new(p: &Problem, groups: &'a [Group], budget: Option<&'a Budget>) -> Searcher<'a> {
         let pawn_leaf = match groups.last() {
-            Some(g) if g.kind == PieceKind::Pawn && p.dirs == Directions::One => {
+            Some(g) if g.kind == Kind::Shogi(PieceKind::Pawn) && p.dirs == Directions::One => {
                 Some(groups.len() - 1)
             }
             _ => None,
@@ -402,10 +412,10 @@ impl<'a> Searcher<'a> {
     fn children(
         &self,
         n: &Node,
-        mut f: impl FnMut(Node, Square, Piece) -> ControlFlow<()>,
+        mut f: impl FnMut(Node, Square, Cell) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let g = self.groups[n.gi];
-        let stone = degrades_to_stone(g.kind);
+        let stone = matches!(g.kind, Kind::Shogi(k) if degrades_to_stone(k));
         let (pawns, stones) = if stone {
             (n.pawns, n.stones - 1)
         } else {
@@ -416,7 +426,7 @@ impl<'a> Searcher<'a> {
         for sq in Bitboard(free) {
             let bit = 1u128 << sq.index();
             for &color in g.colors {
-                let a = attacks(color, g.kind, sq, Bitboard(n.occ)).0;
+                let a = g.kind.attacks(color, sq, Bitboard(n.occ)).0;
                 if a & n.occ != 0 {
                     continue;
                 }
@@ -461,7 +471,14 @@ impl<'a> Searcher<'a> {
                     child.min_sq = 0;
                     child.left = self.groups.get(child.gi).map_or(0, |g| g.count);
                 }
-                f(child, sq, Piece::new(color, g.kind))?;
+                f(
+                    child,
+                    sq,
+                    Cell {
+                        color,
+                        kind: g.kind,
+                    },
+                )?;
             }
         }
         ControlFlow::Continue(())
@@ -522,7 +539,7 @@ impl<'a> Searcher<'a> {
             c.symmetric += sym;
             return;
         }
-        let mut kids = arrayvec::ArrayVec::<(Node, Square, Piece), 162>::new();
+        let mut kids = arrayvec::ArrayVec::<(Node, Square, Cell), 162>::new();
         let _ = self.children(&n, |child, sq, p| {
             kids.push((child, sq, p));
             ControlFlow::Continue(())
@@ -592,7 +609,7 @@ impl<'a> Searcher<'a> {
                 return ControlFlow::Break(());
             }
         }
-        let mut kids = arrayvec::ArrayVec::<(Node, Square, Piece), 162>::new();
+        let mut kids = arrayvec::ArrayVec::<(Node, Square, Cell), 162>::new();
         let _ = self.children(&n, |child, sq, p| {
             kids.push((child, sq, p));
             ControlFlow::Continue(())
@@ -671,10 +688,13 @@ fn mix(mut x: u64) -> u64 {
 
 impl TailMemo {
     fn new(groups: &[Group], dirs: Directions) -> TailMemo {
-        let long = |k: PieceKind| {
+        let long = |k: Kind| {
             matches!(
                 k,
-                PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+                Kind::Queen
+                    | Kind::Shogi(
+                        PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+                    )
             )
         };
         let reach = (0..groups.len())
@@ -687,8 +707,8 @@ impl TailMemo {
                 for (i, e) in t.iter_mut().enumerate() {
                     let sq = Square::from_index(i).expect("index < 81");
                     for g in rest {
-                        for &color in colors_for(dirs, g.kind) {
-                            *e |= attacks(color, g.kind, sq, Bitboard::EMPTY).0;
+                        for &color in colors_for_kind(dirs, g.kind) {
+                            *e |= g.kind.attacks(color, sq, Bitboard::EMPTY).0;
                         }
                     }
                 }
@@ -746,7 +766,7 @@ fn mirror_sq(s: Square, files: u8) -> Square {
 }
 
 /// Whether a list of pieces equals its left-right mirror image on a board of `files` files.
-fn is_mirror_symmetric(placed: &[(Square, Piece)], files: u8) -> bool {
+fn is_mirror_symmetric(placed: &[(Square, Cell)], files: u8) -> bool {
     let occ: u128 = placed.iter().map(|(s, _)| 1u128 << s.index()).sum();
     let mirrored: u128 = placed
         .iter()
