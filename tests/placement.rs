@@ -318,3 +318,44 @@ fn n_queens_counts() {
         }
     }
 }
+
+/// Two directions: the published maxima (our reading: additions to /
+/// promotions within the 40-piece set) that the search finds, each checked,
+/// and the next steps (one more piece) proved impossible by exhaustive search.
+#[test]
+fn two_directional_maxima_and_next_steps() {
+    for text in [
+        "P22L4N4S4G4K2R2B2",
+        "P18L4N10S4G4K2R2B2",
+        "P18L4N5S7G4K2R2B2",
+        "P18L4N7S4G6K2R2B2",
+        "P18L4N6S4G4K4R2B2",
+        "P18L4N4S4G4K2R2B4",
+        "P18L4+N4N1S4G4K2R2B2",
+        "P18L4N8+S4G4K2R2B2",
+        "P18L4N6S4G4K2R1+R1B2",
+        "P18L4N7S4G4K2R2+B2",
+    ] {
+        let p = problem(text, Directions::Two);
+        match p.first(Some(5_000_000)).0 {
+            First::Found(b) => check_placement(&p, &b).unwrap_or_else(|e| panic!("{text}: {e}")),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    for text in [
+        "P23L4N4S4G4K2R2B2",
+        "P18L4N11S4G4K2R2B2",
+        "P18L4N4S4G4K2R3B2",
+        "P18L4N4S4G4K2R2B5",
+        "P18L4N6S7G4K2R2B2",
+        "P18L4N8S4G6K2R2B2",
+        "P18L4N7S4G4K4R2B2",
+        "P18L4+N4N2S4G4K2R2B2",
+        "P18L4N9+S4G4K2R2B2",
+        "P18L4N7S4G4K2R1+R1B2",
+        "P18L4N8S4G4K2R2+B2",
+    ] {
+        let p = problem(text, Directions::Two);
+        assert_eq!(p.first(None).0, First::Impossible, "{text}");
+    }
+}

@@ -32,6 +32,13 @@ pub const TWO_DIRECTIONAL_NEXT: &[(&str, &str)] = &[
     ("40 + 7 桂", "P18L4N11S4G4K2R2B2"),
     ("40 + 1 飛", "P18L4N4S4G4K2R3B2"),
     ("40 + 3 角", "P18L4N4S4G4K2R2B5"),
+    ("40 + 3 銀 + 2 桂", "P18L4N6S7G4K2R2B2"),
+    ("40 + 2 金 + 4 桂", "P18L4N8S4G6K2R2B2"),
+    ("40 + 2 玉 + 3 桂", "P18L4N7S4G4K4R2B2"),
+    ("4 桂 → 圭, + 2 桂", "P18L4+N4N2S4G4K2R2B2"),
+    ("4 銀 → 全, + 5 桂", "P18L4N9+S4G4K2R2B2"),
+    ("1 飛 → 龍, + 3 桂", "P18L4N7S4G4K2R1+R1B2"),
+    ("2 角 → 馬, + 4 桂", "P18L4N8S4G4K2R2+B2"),
 ];
 
 fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
