@@ -359,3 +359,23 @@ fn two_directional_maxima_and_next_steps() {
         assert_eq!(p.first(None).0, First::Impossible, "{text}");
     }
 }
+
+/// "8 歩 → と, + 1 桂" (`P10+P8L4N5S4G4K2R2B2`, two directions): the board
+/// found by `shogi-lab place --first --both-directions P10+P8L4N5S4G4K2R2B2`
+/// (315 M nodes, too long for this test), re-checked here square by square.
+#[test]
+fn promoted_pawns_maximum_certificate() {
+    let sfen =
+        "K1K1PLLLL/4NNNNN/+P1+P1ppppp/3R5/+P1+p1PSP1G/5p1P1/+P1+P1g1g1g/1R7/+p1+p1SBSBS b - 1";
+    let setup = shogi_lab::notation::sfen::parse_setup(sfen).expect("setup");
+    let board = Placement {
+        board: setup.board,
+        queens: shogi_lab::rules::Bitboard::EMPTY,
+    };
+    let p = problem("P10+P8L4N5S4G4K2R2B2", Directions::Two);
+    check_placement(&p, &board).expect("checked");
+    assert_eq!(board.sfen(), sfen);
+    // The same board is not a solution in one direction (it has Gote pieces).
+    let one = problem("P10+P8L4N5S4G4K2R2B2", Directions::One);
+    assert!(check_placement(&one, &board).is_err());
+}
