@@ -219,3 +219,163 @@ fn mirror_pair_counting_matches_listing() {
         }
     }
 }
+
+/// The tail memo (counts shared by boards that agree on the free squares and
+/// on the occupied squares the remaining kinds can reach) against the same
+/// count with every subtree searched, and against listing; sets whose tail
+/// kinds (桂 香 玉 金 銀 and promoted) come after a long-range group, both
+/// directions, boards small enough to list.
+#[test]
+fn tail_memo_matches_unmemoised_count() {
+    let cases: &[(&str, u8, u8)] = &[
+        ("RN2L2P2", 5, 4),
+        ("BN2LKP", 4, 5),
+        ("RBN2GP", 5, 5),
+        ("R2LN3P2", 5, 5),
+        ("RK2GP2", 4, 5),
+        ("B2S2N2", 4, 5),
+        ("R+S+N+LP", 4, 5),
+    ];
+    let mut hits = 0;
+    for &(text, files, ranks) in cases {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(files, ranks);
+            let (memo, plain, slow) = (p.count(), p.count_unmemoised(), p.count_by_listing());
+            assert!(
+                slow.count > 0,
+                "{text} {files}x{ranks} {dirs:?}: pick a case with placements"
+            );
+            assert_eq!(
+                (memo.count, memo.symmetric),
+                (plain.count, plain.symmetric),
+                "{text} {files}x{ranks} {dirs:?} memo vs unmemoised"
+            );
+            assert_eq!(
+                (memo.count, memo.symmetric),
+                (slow.count, slow.symmetric),
+                "{text} {files}x{ranks} {dirs:?} memo vs listing"
+            );
+            hits += memo.memo_hits;
+        }
+    }
+    // The memo is used on these sets (otherwise the test would test nothing).
+    assert!(hits > 100_000, "{hits}");
+}
+
+/// The 40-piece count with and without the memo (full board).
+#[test]
+fn tail_memo_matches_unmemoised_on_forty_and_minus_knight() {
+    for text in ["P18L4N4S4G4K2R2B2", "P18L4N3S4G4K2R2B2"] {
+        let p = problem(text, Directions::One);
+        let (memo, plain) = (p.count(), p.count_unmemoised());
+        assert_eq!(
+            (memo.count, memo.symmetric),
+            (plain.count, plain.symmetric),
+            "{text}"
+        );
+        assert!(memo.memo_hits > 0, "{text}");
+    }
+}
+
+/// Classic N-queens counts (OEIS A000170) on the n×n corner board, by the main
+/// search (count with mirror pairs, listing with every board checked) and,
+/// for n ≤ 6, by the brute-force counter. The queen attacks as 飛 + 角.
+#[test]
+fn n_queens_counts() {
+    const KNOWN: [u64; 8] = [1, 0, 0, 2, 10, 4, 40, 92];
+    for (i, &want) in KNOWN.iter().enumerate() {
+        let n = i as u8 + 1;
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(&format!("Q{n}"), dirs).on_board(n, n);
+            let c = p.count();
+            assert_eq!(c.count, want, "n={n} count");
+            let listed = list_checked(&p);
+            assert_eq!(listed.len() as u64, want, "n={n} listed");
+            let distinct: HashSet<Placement> = listed.into_iter().collect();
+            assert_eq!(distinct.len() as u64, want, "n={n} distinct");
+            if n <= 6 {
+                assert_eq!(brute_force_count(&p), want, "n={n} brute force");
+            }
+            match p.first(None).0 {
+                First::Found(b) => check_placement(&p, &b).expect("checked"),
+                First::Impossible => assert_eq!(want, 0, "n={n}"),
+                First::Unknown => panic!("no limit was set"),
+            }
+        }
+    }
+    // Up to mirror (Burnside, left-right only): 92 solutions of 8-queens, none
+    // left-right symmetric, form 46 mirror pairs.
+    let c = problem("Q8", Directions::One).on_board(8, 8).count();
+    assert_eq!((c.symmetric, c.up_to_mirror()), (0, 46));
+    // Queens mixed with shogi pieces: solver = brute force.
+    for (text, n) in [("Q2P2", 4u8), ("QN2", 4), ("Q2G", 5), ("QR", 4)] {
+        for dirs in [Directions::One, Directions::Two] {
+            let p = problem(text, dirs).on_board(n, n);
+            let brute = brute_force_count(&p);
+            assert_eq!(p.count().count, brute, "{text} {dirs:?}");
+            assert_eq!(p.count_by_listing().count, brute, "{text} {dirs:?}");
+            assert_eq!(list_checked(&p).len() as u64, brute, "{text} {dirs:?}");
+        }
+    }
+}
+
+/// Two directions: the published maxima (our reading: additions to /
+/// promotions within the 40-piece set) that the search finds, each checked,
+/// and the next steps (one more piece) proved impossible by exhaustive search.
+#[test]
+fn two_directional_maxima_and_next_steps() {
+    for text in [
+        "P22L4N4S4G4K2R2B2",
+        "P18L4N10S4G4K2R2B2",
+        "P18L4N5S7G4K2R2B2",
+        "P18L4N7S4G6K2R2B2",
+        "P18L4N6S4G4K4R2B2",
+        "P18L4N4S4G4K2R2B4",
+        "P18L4+N4N1S4G4K2R2B2",
+        "P18L4N8+S4G4K2R2B2",
+        "P18L4N6S4G4K2R1+R1B2",
+        "P18L4N7S4G4K2R2+B2",
+    ] {
+        let p = problem(text, Directions::Two);
+        match p.first(Some(5_000_000)).0 {
+            First::Found(b) => check_placement(&p, &b).unwrap_or_else(|e| panic!("{text}: {e}")),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    for text in [
+        "P23L4N4S4G4K2R2B2",
+        "P18L4N11S4G4K2R2B2",
+        "P18L4N4S4G4K2R3B2",
+        "P18L4N4S4G4K2R2B5",
+        "P18L4N6S7G4K2R2B2",
+        "P18L4N8S4G6K2R2B2",
+        "P18L4N7S4G4K4R2B2",
+        "P18L4+N4N2S4G4K2R2B2",
+        "P18L4N9+S4G4K2R2B2",
+        "P18L4N7S4G4K2R1+R1B2",
+        "P18L4N8S4G4K2R2+B2",
+    ] {
+        let p = problem(text, Directions::Two);
+        assert_eq!(p.first(None).0, First::Impossible, "{text}");
+    }
+}
+
+/// "8 歩 → と, + 1 桂" (`P10+P8L4N5S4G4K2R2B2`, two directions): the board
+/// found by `shogi-lab place --first --both-directions P10+P8L4N5S4G4K2R2B2`
+/// (315 M nodes, too long for this test), re-checked here square by square.
+#[test]
+fn promoted_pawns_maximum_certificate() {
+    let sfen =
+        "K1K1PLLLL/4NNNNN/+P1+P1ppppp/3R5/+P1+p1PSP1G/5p1P1/+P1+P1g1g1g/1R7/+p1+p1SBSBS b - 1";
+    let setup = shogi_lab::notation::sfen::parse_setup(sfen).expect("setup");
+    let board = Placement {
+        board: setup.board,
+        queens: shogi_lab::rules::Bitboard::EMPTY,
+    };
+    let p = problem("P10+P8L4N5S4G4K2R2B2", Directions::Two);
+    check_placement(&p, &board).expect("checked");
+    assert_eq!(board.sfen(), sfen);
+    // The same board is not a solution in one direction (it has Gote pieces).
+    let one = problem("P10+P8L4N5S4G4K2R2B2", Directions::One);
+    assert!(check_placement(&one, &board).is_err());
+}

@@ -79,5 +79,6 @@ pub fn registry() -> Vec<Experiment> {
         tsume::EXPERIMENT,
         quantum_game::EXPERIMENT,
         placement::EXPERIMENT,
+        placement::EXPERIMENT_39,
     ]
 }

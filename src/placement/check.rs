@@ -3,10 +3,9 @@
 //! generator) and the brute-force counter used as the oracle on small boards.
 
 use super::feasibility::Directions;
-use super::search::{colors_for, Problem, STRONGEST_FIRST};
-use super::{PieceSet, Placement};
-use crate::rules::bitboard::attacks_naive;
-use crate::rules::{Bitboard, Color, Piece, PieceKind, Square};
+use super::search::{colors_for_kind, Problem, STRONGEST_FIRST};
+use super::{Cell, Kind, PieceSet, Placement};
+use crate::rules::{Bitboard, Color, Square};
 
 /// Why a placement is not a solution of a problem.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,11 +17,11 @@ pub enum CheckError {
         /// The attacked square.
         square: Square,
         /// The piece on it.
-        victim: Piece,
+        victim: Cell,
         /// The attacking square.
         from: Square,
         /// The attacking piece.
-        attacker: Piece,
+        attacker: Cell,
     },
     /// The pieces on the board are not the problem's multiset.
     #[error("the board holds {found}, the problem asks for {wanted}")]
@@ -48,14 +47,14 @@ pub enum CheckError {
 pub fn check_placement(problem: &Problem, placement: &Placement) -> Result<(), CheckError> {
     let mut found = PieceSet::empty();
     let mut occ = Bitboard::EMPTY;
-    for (sq, p) in placement.pieces() {
+    for (sq, p) in placement.cells() {
         if sq.file() > problem.files || sq.rank() > problem.ranks {
             return Err(CheckError::OutsideBoard(sq));
         }
         if problem.dirs == Directions::One && p.color == Color::Gote {
             return Err(CheckError::GoteInOneDirection(sq));
         }
-        found = found.with_count(p.kind, found.count(p.kind) + 1);
+        found = found.with_count_kind(p.kind, found.count_kind(p.kind) + 1);
         occ = occ.with(sq);
     }
     if found != problem.set {
@@ -64,11 +63,15 @@ pub fn check_placement(problem: &Problem, placement: &Placement) -> Result<(), C
             wanted: problem.set,
         });
     }
-    for (from, attacker) in placement.pieces() {
-        if let Some(square) =
-            (attacks_naive(attacker.color, attacker.kind, from, occ) & occ).first()
+    let cells: Vec<(Square, Cell)> = placement.cells().collect();
+    for &(from, attacker) in &cells {
+        if let Some(square) = (attacker.kind.attacks_naive(attacker.color, from, occ) & occ).first()
         {
-            let victim = placement.board[square.index()].expect("occupied");
+            let victim = cells
+                .iter()
+                .find(|(s, _)| *s == square)
+                .map(|&(_, c)| c)
+                .expect("occupied");
             return Err(CheckError::Attacked {
                 square,
                 victim,
@@ -90,19 +93,19 @@ pub fn brute_force_count(problem: &Problem) -> u64 {
     let squares: Vec<Square> = Square::all()
         .filter(|s| s.file() <= problem.files && s.rank() <= problem.ranks)
         .collect();
-    let mut left: Vec<(PieceKind, u32)> = STRONGEST_FIRST
-        .iter()
-        .map(|&k| (k, problem.set.count(k)))
+    let mut left: Vec<(Kind, u32)> = std::iter::once(Kind::Queen)
+        .chain(STRONGEST_FIRST.iter().map(|&k| Kind::Shogi(k)))
+        .map(|k| (k, problem.set.count_kind(k)))
         .filter(|&(_, n)| n > 0)
         .collect();
-    let mut placed: Vec<(Square, Piece)> = Vec::new();
+    let mut placed: Vec<(Square, Cell)> = Vec::new();
     fn go(
         dirs: Directions,
         squares: &[Square],
         i: usize,
         remaining: u32,
-        left: &mut Vec<(PieceKind, u32)>,
-        placed: &mut Vec<(Square, Piece)>,
+        left: &mut Vec<(Kind, u32)>,
+        placed: &mut Vec<(Square, Cell)>,
     ) -> u64 {
         if remaining == 0 {
             return 1;
@@ -117,14 +120,14 @@ pub fn brute_force_count(problem: &Problem) -> u64 {
                 continue;
             }
             let kind = left[j].0;
-            for &color in colors_for(dirs, kind) {
-                let piece = Piece::new(color, kind);
+            for &color in colors_for_kind(dirs, kind) {
+                let piece = Cell { color, kind };
                 let occ = placed
                     .iter()
                     .fold(Bitboard::from_square(sq), |b, (s, _)| b.with(*s));
                 let clash = placed.iter().any(|&(s, p)| {
-                    attacks_naive(p.color, p.kind, s, occ).has(sq)
-                        || attacks_naive(color, kind, sq, occ).has(s)
+                    p.kind.attacks_naive(p.color, s, occ).has(sq)
+                        || kind.attacks_naive(color, sq, occ).has(s)
                 });
                 if clash {
                     continue;

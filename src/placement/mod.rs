@@ -22,16 +22,18 @@ pub mod search;
 
 pub use check::{brute_force_count, check_placement, CheckError};
 pub use feasibility::Directions;
-pub use pieces::{PieceSet, PieceSetError};
+pub use pieces::{Cell, Kind, PieceSet, PieceSetError};
 pub use search::{Count, First, Problem};
 
-use crate::rules::{ByColor, Color, Hand, Piece, Setup, Square};
+use crate::rules::{Bitboard, ByColor, Color, Hand, Piece, Setup, Square};
 
 /// A board of placed pieces (no hands).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Placement {
-    /// The piece on each square, by [`Square::index`].
+    /// The shogi piece on each square, by [`Square::index`].
     pub board: [Option<Piece>; 81],
+    /// Squares holding a chess queen (N-queens oracle only; empty for shogi sets).
+    pub queens: Bitboard,
 }
 
 impl Placement {
@@ -41,21 +43,54 @@ impl Placement {
         for &(s, p) in pieces {
             board[s.index()] = Some(p);
         }
-        Placement { board }
+        Placement {
+            board,
+            queens: Bitboard::EMPTY,
+        }
     }
 
-    /// The pieces with their squares, in square order.
+    /// A board holding the listed cells (shogi pieces and queens).
+    pub fn from_cells(cells: &[(Square, Cell)]) -> Placement {
+        let mut b = Placement::from_pieces(&[]);
+        for &(s, c) in cells {
+            match c.kind {
+                Kind::Shogi(k) => b.board[s.index()] = Some(Piece::new(c.color, k)),
+                Kind::Queen => b.queens = b.queens.with(s),
+            }
+        }
+        b
+    }
+
+    /// The shogi pieces with their squares, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         Square::all().filter_map(|s| self.board[s.index()].map(|p| (s, p)))
     }
 
+    /// Every placed piece, queens included, in square order.
+    pub fn cells(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
+        Square::all().filter_map(|s| match self.board[s.index()] {
+            Some(p) => Some((
+                s,
+                Cell {
+                    color: p.color,
+                    kind: Kind::Shogi(p.kind),
+                },
+            )),
+            None if self.queens.has(s) => Some((
+                s,
+                Cell {
+                    color: Color::Sente,
+                    kind: Kind::Queen,
+                },
+            )),
+            None => None,
+        })
+    }
+
     /// The left-right mirror image (file f → 10 − f).
     pub fn mirror(&self) -> Placement {
-        let mut board = [None; 81];
-        for (s, p) in self.pieces() {
-            board[s.mirror().index()] = Some(p);
-        }
-        Placement { board }
+        let cells: Vec<(Square, Cell)> = self.cells().map(|(s, c)| (s.mirror(), c)).collect();
+        Placement::from_cells(&cells)
     }
 
     /// As a [`Setup`] with empty hands, Sente to move.
@@ -73,11 +108,48 @@ impl Placement {
 
     /// SFEN (board, `b`, `-`, `1`). Such boards are usually not legal
     /// positions (two kings of one side, 二歩), so they are written as setups.
+    /// Queens (not shogi) are written `Q`, which no SFEN reader accepts.
     pub fn sfen(&self) -> String {
-        crate::notation::sfen::write_setup(&self.to_setup())
+        if self.queens.is_empty() {
+            return crate::notation::sfen::write_setup(&self.to_setup());
+        }
+        let mut s = String::new();
+        for rank in 1..=9u8 {
+            let mut gap = 0;
+            for file in (1..=9u8).rev() {
+                let sq = Square::new(file, rank).expect("in range");
+                let text = match self.board[sq.index()] {
+                    Some(p) => {
+                        let letter = if p.color == Color::Sente {
+                            p.kind.letter().to_ascii_uppercase()
+                        } else {
+                            p.kind.letter().to_ascii_lowercase()
+                        };
+                        format!("{}{letter}", if p.kind.is_promoted() { "+" } else { "" })
+                    }
+                    None if self.queens.has(sq) => "Q".into(),
+                    None => {
+                        gap += 1;
+                        continue;
+                    }
+                };
+                if gap > 0 {
+                    s.push_str(&gap.to_string());
+                    gap = 0;
+                }
+                s.push_str(&text);
+            }
+            if gap > 0 {
+                s.push_str(&gap.to_string());
+            }
+            if rank < 9 {
+                s.push('/');
+            }
+        }
+        s + " b - 1"
     }
 
-    /// A BOD-style diagram: `v` marks Gote pieces, `・` empty squares.
+    /// A BOD-style diagram: `v` marks Gote pieces, `・` empty squares, `Ｑ` queens.
     pub fn diagram(&self) -> String {
         let ranks = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
         let mut s = String::from("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
@@ -90,6 +162,7 @@ impl Placement {
                         s.push(if p.color == Color::Gote { 'v' } else { ' ' });
                         s.push(p.kind.kanji());
                     }
+                    None if self.queens.has(sq) => s.push_str(" Ｑ"),
                     None => s.push_str(" ・"),
                 }
             }

@@ -7,6 +7,65 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PieceSet {
     counts: [u8; PieceKind::NUM],
+    /// Chess queens (`Q`), for the N-queens sanity check.
+    queens: u8,
+}
+
+/// A kind the puzzle places: a shogi kind, or the chess queen (the moves of
+/// 飛 and 角 together; not a shogi piece, supported for the classic N-queens
+/// counts, a sanity oracle for the search).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A shogi kind.
+    Shogi(PieceKind),
+    /// The chess queen.
+    Queen,
+}
+
+/// A placed piece: color and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// Sente or Gote (queens are always Sente: their color changes nothing).
+    pub color: crate::rules::Color,
+    /// The kind.
+    pub kind: Kind,
+}
+
+impl Kind {
+    /// The squares attacked from `sq` (sliders stop at the first piece of `occ`, inclusive).
+    #[inline]
+    pub fn attacks(
+        self,
+        color: crate::rules::Color,
+        sq: crate::rules::Square,
+        occ: crate::rules::Bitboard,
+    ) -> crate::rules::Bitboard {
+        use crate::rules::bitboard::attacks;
+        match self {
+            Kind::Shogi(k) => attacks(color, k, sq, occ),
+            Kind::Queen => {
+                attacks(color, PieceKind::Rook, sq, occ)
+                    | attacks(color, PieceKind::Bishop, sq, occ)
+            }
+        }
+    }
+
+    /// The same from the rules core's naive square-walking generator (for the checker).
+    pub fn attacks_naive(
+        self,
+        color: crate::rules::Color,
+        sq: crate::rules::Square,
+        occ: crate::rules::Bitboard,
+    ) -> crate::rules::Bitboard {
+        use crate::rules::bitboard::attacks_naive;
+        match self {
+            Kind::Shogi(k) => attacks_naive(color, k, sq, occ),
+            Kind::Queen => {
+                attacks_naive(color, PieceKind::Rook, sq, occ)
+                    | attacks_naive(color, PieceKind::Bishop, sq, occ)
+            }
+        }
+    }
 }
 
 /// What is wrong with a piece-set text. Byte offsets point into the input.
@@ -17,19 +76,19 @@ pub enum PieceSetError {
     #[error("empty piece set")]
     Empty,
     /// A character that is not `+`, a USI piece letter or a digit.
-    #[error("byte {at}: {ch:?} is not a piece letter (P L N S G B R K, optionally after +)")]
+    #[error("byte {at}: {ch:?} is not a piece letter (P L N S G B R K, optionally after +; Q)")]
     UnknownLetter {
         /// Byte offset.
         at: usize,
         /// The character.
         ch: char,
     },
-    /// `+G` or `+K`.
+    /// `+G`, `+K` or `+Q`.
     #[error("byte {at}: {kind} does not promote")]
     NotPromotable {
         /// Byte offset of the `+`.
         at: usize,
-        /// The kanji of the kind.
+        /// The kanji of the kind (`Q` for the queen).
         kind: char,
     },
     /// `+` at the end of the text.
@@ -56,18 +115,20 @@ impl PieceSet {
     /// The 40 pieces of a game of shogi: `P18L4N4S4G4K2R2B2`.
     pub const FULL_GAME: PieceSet = PieceSet {
         counts: [18, 4, 4, 4, 4, 2, 2, 2, 0, 0, 0, 0, 0, 0],
+        queens: 0,
     };
 
     /// The empty set.
     pub const fn empty() -> PieceSet {
         PieceSet {
             counts: [0; PieceKind::NUM],
+            queens: 0,
         }
     }
 
     /// Parses `P18L4N4S4G4K2R2B2`-style text: a sequence of `[+]LETTER[COUNT]`
     /// (count defaults to 1; letters in either case; the same kind may repeat
-    /// and adds up). Whitespace is ignored.
+    /// and adds up). `Q` is the chess queen (no `+Q`). Whitespace is ignored.
     ///
     /// # Errors
     /// [`PieceSetError`] naming the offending byte.
@@ -91,6 +152,27 @@ impl PieceSet {
                 }
             }
             let ch = text[i..].chars().next().unwrap_or('?');
+            if ch.eq_ignore_ascii_case(&'q') {
+                if promoted {
+                    return Err(PieceSetError::NotPromotable {
+                        at: start,
+                        kind: 'Q',
+                    });
+                }
+                i += 1;
+                let digits_start = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let count = parse_count(text, digits_start, i)?;
+                total += count;
+                if total > 81 {
+                    return Err(PieceSetError::TooMany { total });
+                }
+                set.queens += count as u8;
+                any = true;
+                continue;
+            }
             let base =
                 PieceKind::from_letter(ch).ok_or(PieceSetError::UnknownLetter { at: i, ch })?;
             i += ch.len_utf8();
@@ -106,16 +188,7 @@ impl PieceSet {
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
-            let count: u32 = if i == digits_start {
-                1
-            } else {
-                text[digits_start..i]
-                    .parse()
-                    .map_err(|_| PieceSetError::BadCount { at: digits_start })?
-            };
-            if count > 81 {
-                return Err(PieceSetError::BadCount { at: digits_start });
-            }
+            let count = parse_count(text, digits_start, i)?;
             total += count;
             if total > 81 {
                 return Err(PieceSetError::TooMany { total });
@@ -134,6 +207,25 @@ impl PieceSet {
         self.counts[kind.index()] as u32
     }
 
+    /// How many pieces of `kind` (shogi kind or queen).
+    pub const fn count_kind(&self, kind: Kind) -> u32 {
+        match kind {
+            Kind::Shogi(k) => self.count(k),
+            Kind::Queen => self.queens as u32,
+        }
+    }
+
+    /// The set with `n` pieces of `kind` (shogi kind or queen).
+    pub fn with_count_kind(self, kind: Kind, n: u32) -> PieceSet {
+        match kind {
+            Kind::Shogi(k) => self.with_count(k, n),
+            Kind::Queen => PieceSet {
+                queens: n.min(81) as u8,
+                ..self
+            },
+        }
+    }
+
     /// The set with `n` pieces of `kind` (saturating at 81 in total is the caller's concern).
     pub fn with_count(mut self, kind: PieceKind, n: u32) -> PieceSet {
         self.counts[kind.index()] = n.min(81) as u8;
@@ -142,14 +234,34 @@ impl PieceSet {
 
     /// Total number of pieces.
     pub fn total(&self) -> u32 {
-        self.counts.iter().map(|&c| c as u32).sum()
+        self.counts.iter().map(|&c| c as u32).sum::<u32>() + self.queens as u32
     }
 }
 
+/// The count written at `text[from..to]` (empty: 1), at most 81.
+fn parse_count(text: &str, from: usize, to: usize) -> Result<u32, PieceSetError> {
+    let count: u32 = if to == from {
+        1
+    } else {
+        text[from..to]
+            .parse()
+            .map_err(|_| PieceSetError::BadCount { at: from })?
+    };
+    if count > 81 {
+        return Err(PieceSetError::BadCount { at: from });
+    }
+    Ok(count)
+}
+
 /// Writes the canonical text (strongest first): `R2B2G4S4N4L4P18K2`-style,
-/// order 龍 馬 飛 角 玉 金 全 圭 杏 と 銀 香 桂 歩; counts of 1 are omitted.
+/// order (queens) 龍 馬 飛 角 玉 金 全 圭 杏 と 銀 香 桂 歩; counts of 1 are omitted.
 impl fmt::Display for PieceSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.queens {
+            0 => {}
+            1 => write!(f, "Q")?,
+            n => write!(f, "Q{n}")?,
+        }
         for k in super::search::STRONGEST_FIRST {
             let n = self.count(k);
             if n == 0 {
@@ -183,6 +295,10 @@ mod tests {
         assert_eq!(PieceSet::parse("p2P").unwrap().count(PieceKind::Pawn), 3);
         assert_eq!(PieceSet::parse(&s.to_string()).unwrap(), s);
         assert_eq!(PieceSet::parse("+R+B2").unwrap().to_string(), "+R+B2");
+        let q = PieceSet::parse("Q8").unwrap();
+        assert_eq!((q.count_kind(Kind::Queen), q.total()), (8, 8));
+        assert_eq!(q.to_string(), "Q8");
+        assert_eq!(PieceSet::parse("RqQ2").unwrap().to_string(), "Q3R");
     }
 
     #[test]
@@ -207,6 +323,10 @@ mod tests {
         assert_eq!(
             PieceSet::parse("P81L"),
             Err(PieceSetError::TooMany { total: 82 })
+        );
+        assert_eq!(
+            PieceSet::parse("+Q"),
+            Err(PieceSetError::NotPromotable { at: 0, kind: 'Q' })
         );
         assert_eq!(
             PieceSet::parse("歩"),
