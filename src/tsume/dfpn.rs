@@ -539,19 +539,9 @@ impl<P: MatePosition> Solver<P> {
                 let pk = pos.position_key();
                 self.path.insert(pk, depth);
                 self.path_hash ^= mix(pk);
-                let mut kept = Vec::with_capacity(moves.len());
-                for &m in &moves {
-                    match self.futile(pos, m, depth, budget) {
-                        Ok(ph) => futile_need = hand_max(futile_need, ph),
-                        Err(dep) => {
-                            futile_dep = futile_dep.min(dep);
-                            kept.push(m);
-                        }
-                    }
-                }
+                (futile_need, futile_dep) = self.drop_futile(pos, &mut moves, depth, budget);
                 self.path.remove(&pk);
                 self.path_hash ^= mix(pk);
-                moves = kept;
             }
             if moves.is_empty() {
                 let ph = and_proof_hand(
@@ -885,6 +875,31 @@ impl<P: MatePosition> Solver<P> {
         Err(dep)
     }
 
+    /// Removes the 無駄合 among the replies `moves` at the AND node `pos` (already on the
+    /// path); returns the proof pieces their refutations need and the shallowest path
+    /// dependency of the tests that failed.
+    fn drop_futile(
+        &mut self,
+        pos: &P,
+        moves: &mut Vec<P::Move>,
+        depth: u16,
+        budget: u16,
+    ) -> (Hand, u16) {
+        let (mut need, mut dep) = (Hand::EMPTY, NO_DEP);
+        let mut kept = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            match self.futile(pos, m, depth, budget) {
+                Ok(ph) => need = hand_max(need, ph),
+                Err(d) => {
+                    dep = dep.min(d);
+                    kept.push(m);
+                }
+            }
+        }
+        *moves = kept;
+        (need, dep)
+    }
+
     fn reset_limits_for(&mut self, extra_nodes: u64) {
         self.aborted = false;
         self.node_limit = Some(self.nodes.saturating_add(extra_nodes));
@@ -962,13 +977,7 @@ impl<P: MatePosition> Solver<P> {
                 pos.evasions(&mut moves);
                 if budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
                     // The line never shows a 無駄合 (the budget does not count them).
-                    let mut kept = Vec::with_capacity(moves.len());
-                    for &m in &moves {
-                        if self.futile(&pos, m, depth, budget).is_err() {
-                            kept.push(m);
-                        }
-                    }
-                    moves = kept;
+                    self.drop_futile(&pos, &mut moves, depth, budget);
                 }
                 if moves.is_empty() {
                     return Some(line);
