@@ -19,11 +19,13 @@ pub mod check;
 pub mod feasibility;
 pub mod pieces;
 pub mod search;
+pub mod sweep;
 
 pub use check::{brute_force_count, check_placement, CheckError};
 pub use feasibility::Directions;
 pub use pieces::{Cell, Kind, PieceSet, PieceSetError};
 pub use search::{Count, First, Problem};
+pub use sweep::{sweep_count, sweep_count_with_progress, SweepCount, SweepError};
 
 use crate::rules::{Bitboard, ByColor, Color, Hand, Piece, Setup, Square};
 
