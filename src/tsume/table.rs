@@ -166,6 +166,7 @@ impl Table {
         let query = hand;
         let hand = hand.raw();
         let mut exact: Option<Found> = None;
+        let mut proof: Option<Entry> = None;
         for i in self.cluster(key) {
             // Compare the raw key word before decoding the entry (lookups dominate the profile).
             if self.raw[i][0] != key {
@@ -176,12 +177,11 @@ impl Table {
                 continue;
             }
             if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
-                return Some(Found {
-                    pns: ProofNumbers::PROVEN,
-                    bound: e.bound,
-                    ply: e.ply,
-                    hand: hand_from_raw(e.hand),
-                });
+                // The shortest of the applicable proofs (the line walk relies on it).
+                if proof.map_or(true, |p: Entry| e.bound < p.bound) {
+                    proof = Some(e);
+                }
+                continue;
             }
             if e.dn == 0 && dominates(e.hand, hand) && e.bound >= budget {
                 return Some(Found {
@@ -199,6 +199,14 @@ impl Table {
                     hand: query,
                 });
             }
+        }
+        if let Some(e) = proof {
+            return Some(Found {
+                pns: ProofNumbers::PROVEN,
+                bound: e.bound,
+                ply: e.ply,
+                hand: hand_from_raw(e.hand),
+            });
         }
         exact
     }
