@@ -846,6 +846,7 @@ impl<P: MatePosition> Solver<P> {
             if self.rep_table.len() >= REP_TABLE_MAX {
                 self.rep_table.clear();
             }
+
             self.rep_table
                 .insert((my_pk, self.path_hash), (result.bound, result.dep));
             return result;
