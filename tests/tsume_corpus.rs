@@ -159,3 +159,24 @@ fn futile_interpositions_are_not_counted() {
     assert_eq!(plain.outcome, Outcome::Mate);
     assert!(plain.line.len() > 1);
 }
+
+/// 図巧100 (611 plies upstream): the table's proofs ignore the path, and the defender's
+/// interposition cycle leads the line walk back to a position of the line; the walk must
+/// restart there with the tighter budget (or backtrack) and still return a verified line.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "about 15 s in release; run with --release")]
+fn zukou_100_gets_a_verified_line() {
+    let all = read_problems(CLASSICS);
+    let p = all.iter().find(|p| p.id == "zukou-100").unwrap();
+    let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+    let r = solve(
+        &pos,
+        &SolverOptions {
+            nodes: Some(3_000_000),
+            memory_mib: 64,
+            ..SolverOptions::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Mate);
+    checker::verify_mate_line(&pos, &r.line).unwrap();
+}

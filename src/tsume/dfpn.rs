@@ -184,6 +184,28 @@ fn and_proof_hand(need: Hand, attacker: Hand, defender: Hand, interposable: bool
     })
 }
 
+/// State of one line walk ([`Solver::extract`]).
+struct WalkState {
+    exact: bool,
+    futility: bool,
+    /// `prefix[d]`: hash of the sequence of the path's first `d` positions.
+    prefix: Vec<u64>,
+    /// `budgets[d]`: the budget the walk entered depth `d` with.
+    budgets: Vec<u16>,
+    /// Positions that failed on some path: (prefix length they depend on, its hash).
+    failed: HashMap<u64, Vec<(u16, u64)>, KeyHash>,
+}
+
+/// Why a walk below a node gave no line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WalkFail {
+    /// It fails on this path, depending on the path's first `j` positions only (0: on none).
+    Dep(u16),
+    /// The position at this depth recurs below with a smaller budget: walk it again from
+    /// there within that budget.
+    Restart(u16, u16),
+}
+
 /// The df-pn solver: one table, reusable across problems with the same piece set.
 pub struct Solver<P: MatePosition> {
     table: Table,
@@ -200,6 +222,9 @@ pub struct Solver<P: MatePosition> {
     /// Path-dependent disproofs: (position key, path hash) → (budget bound, dependency depth).
     /// Sound because the same path set gives the same repetitions; cleared when large.
     rep_table: HashMap<(u64, u64), (u16, u16), KeyHash>,
+    /// Finite ply budgets only bound the mate length (every legal reply counts, no 無駄合
+    /// rule): set while the default line walk re-proves nodes within their proof bounds.
+    plain: bool,
     _pos: std::marker::PhantomData<P>,
 }
 
@@ -242,6 +267,7 @@ impl<P: MatePosition> Solver<P> {
             path: HashMap::default(),
             path_hash: 0,
             rep_table: HashMap::default(),
+            plain: false,
             _pos: std::marker::PhantomData,
         }
     }
@@ -534,7 +560,7 @@ impl<P: MatePosition> Solver<P> {
         } else {
             pos.evasions(&mut moves);
             let legal_replies = moves.len();
-            if budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
+            if budget != UNBOUNDED && !self.plain && !moves.is_empty() && pos.interposable() {
                 // Ply budgets count no 無駄合: futile interpositions are no replies (specs/tsume.md).
                 let pk = pos.position_key();
                 self.path.insert(pk, depth);
@@ -820,6 +846,7 @@ impl<P: MatePosition> Solver<P> {
             if self.rep_table.len() >= REP_TABLE_MAX {
                 self.rep_table.clear();
             }
+
             self.rep_table
                 .insert((my_pk, self.path_hash), (result.bound, result.dep));
             return result;
@@ -947,124 +974,352 @@ impl<P: MatePosition> Solver<P> {
         out.pns.is_proven().then_some(out.bound)
     }
 
+    /// The proof bounds of the children `moves` of `pos` within `cb` plies (`None`: a
+    /// repetition on the path, or no proof). At OR nodes the table only; at AND nodes a
+    /// reply the table no longer proves is proved again.
+    fn child_bounds(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        or: bool,
+        depth: u16,
+        cb: u16,
+    ) -> Vec<Option<u16>> {
+        let mut bounds = Vec::with_capacity(moves.len());
+        for &m in moves {
+            pos.play(m);
+            let b = if self.path.contains_key(&pos.position_key()) {
+                None
+            } else if or {
+                self.table
+                    .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+                    .and_then(|f| f.pns.is_proven().then_some(f.bound))
+            } else {
+                self.ensure(pos, depth + 1, cb)
+            };
+            pos.undo();
+            bounds.push(b);
+        }
+        bounds
+    }
+
+    /// Searches `pos`, already on the walk's path at `depth`, again within `budget`.
+    fn reprove(&mut self, pos: &mut P, depth: u16, budget: u16) {
+        let pk = pos.position_key();
+        self.path.remove(&pk);
+        self.path_hash ^= mix(pk);
+        self.mid(
+            pos,
+            ProofNumbers {
+                pn: ProofNumbers::INF,
+                dn: ProofNumbers::INF,
+            },
+            depth,
+            budget,
+            false,
+        );
+        self.path.insert(pk, depth);
+        self.path_hash ^= mix(pk);
+    }
+
     /// Walks the proof: the attacker takes a proven check with the smallest bound, the
-    /// defender the reply with the largest (with `exact`: one whose mate is exactly one ply shorter).
+    /// defender the reply with the largest (with `exact`: one whose mate is exactly one
+    /// ply shorter).
+    ///
+    /// The walk keeps a ply budget: every child must be proven within the budget − 1, and
+    /// the chosen child's bound becomes the new budget (with `exact`: budget − 1); a node
+    /// whose proof was evicted is proved again within its budget. Table proofs ignore the
+    /// path, so a defender reply may lead to a node whose only mating checks repeat a
+    /// position of the line (図巧100: after 156 plies the defender's interposition cycle
+    /// returned to the position of ply 115). Such a node fails on this path and the walk
+    /// backtracks to the last attacker node with another proven check; failures are
+    /// remembered with the path prefix they depend on (GHI-safe), so no subtree is walked
+    /// twice under the same prefix. Without a ply limit (the default) the budgets are
+    /// `plain`: they bound the length only and every legal reply counts (no 無駄合 rule),
+    /// and a node whose bounded re-proof fails may use any proof.
     fn extract(&mut self, root: &mut P, len: u16, exact: bool) -> Option<Vec<P::Move>> {
         let mut pos = root.clone();
         let extra = self.nodes.saturating_mul(2).saturating_add(1_000_000);
         self.reset_limits_for(extra);
         self.path.clear();
         self.path_hash = 0;
-        let mut line = Vec::new();
-        // Without a ply limit any proof will do: a re-proof of an evicted entry may be
-        // longer than the first proof's bound, so the walk keeps no budget. With one (the
-        // shortest mate, `max_plies`) the walk stays within it and shows no 無駄合.
-        let budgeted = exact || self.opts.max_plies.is_some();
-        let mut budget = if budgeted { len } else { UNBOUNDED };
-        let mut depth: u16 = 1;
-        loop {
-            if depth >= MAX_DEPTH {
-                return None;
+        let futility = exact || self.opts.max_plies.is_some();
+        self.plain = !futility;
+        let mut st = WalkState {
+            exact,
+            futility,
+            prefix: vec![0],
+            budgets: vec![0],
+            failed: HashMap::default(),
+        };
+        let line = self.walk(&mut pos, 1, len, &mut st).ok();
+        self.plain = false;
+        line
+    }
+
+    /// The walk below `pos` at `depth` within `budget`: the line, or why there is none.
+    fn walk(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        if self.aborted {
+            return Err(WalkFail::Dep(0));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(WalkFail::Dep(depth - 1));
+        }
+        let pk = pos.position_key();
+        if let Some(v) = st.failed.get(&pk) {
+            if let Some(&(j, _)) = v
+                .iter()
+                .find(|&&(j, h)| j < depth && st.prefix[j as usize] == h)
+            {
+                return Err(WalkFail::Dep(j));
             }
-            let or = pos.side_to_move() == self.attacker;
-            if self.path.insert(pos.position_key(), depth).is_none() {
-                self.path_hash ^= mix(pos.position_key());
-            }
-            let mut moves = Vec::new();
-            if or {
-                pos.checks(&mut moves);
+        }
+        let prefix = mix(st.prefix[depth as usize - 1] ^ pk);
+        st.prefix.push(prefix);
+        st.budgets.push(budget);
+        self.path.insert(pk, depth);
+        self.path_hash ^= mix(pk);
+        let or = pos.side_to_move() == self.attacker;
+        let mut budget = budget;
+        let r = loop {
+            let r = if or {
+                self.walk_or(pos, depth, budget, st)
             } else {
-                pos.evasions(&mut moves);
-                if budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
-                    // The line never shows a 無駄合 (the budget does not count them).
-                    self.drop_futile(&pos, &mut moves, depth, budget);
+                self.walk_and(pos, depth, budget, st)
+            };
+            match r {
+                Err(WalkFail::Restart(j, b)) if j == depth => {
+                    // A shorter proof of this very position showed up below: prove it again
+                    // within that budget and walk from here once more.
+                    self.reprove(pos, depth, b);
+                    let proven = self
+                        .table
+                        .lookup(pos.board_key(), pos.hand_of(self.attacker), b)
+                        .is_some_and(|f| f.pns.is_proven());
+                    if !proven || self.aborted {
+                        break Err(WalkFail::Dep(depth - 1));
+                    }
+                    budget = b;
+                    st.budgets[depth as usize] = b;
                 }
-                if moves.is_empty() {
-                    return Some(line);
-                }
-                moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+                r => break r,
             }
-            let cb = budget_minus(budget, 1);
-            let mut bounds: Vec<Option<u16>> = Vec::with_capacity(moves.len());
+        };
+        self.path.remove(&pk);
+        self.path_hash ^= mix(pk);
+        st.prefix.pop();
+        st.budgets.pop();
+        if let Err(WalkFail::Dep(j)) = r {
+            if !self.aborted {
+                let h = st.prefix[j as usize];
+                st.failed.entry(pk).or_default().push((j, h));
+            }
+        }
+        r
+    }
+
+    /// How a child's failure below a node at `depth` depends on the path above the node.
+    fn above(j: u16, depth: u16) -> u16 {
+        if j < depth {
+            j
+        } else {
+            0
+        }
+    }
+
+    /// Why the child after `m` has no usable proof: a repetition of the path's position at
+    /// depth `j` depends on the first `j` positions; a disproof in the table on none; any
+    /// other miss (perhaps a path-dependent re-proof failure) on the whole path.
+    fn miss_dep(&mut self, pos: &mut P, m: P::Move, depth: u16, cb: u16) -> u16 {
+        pos.play(m);
+        let dep = if let Some(&j) = self.path.get(&pos.position_key()) {
+            Self::above(j, depth)
+        } else if self
+            .table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+            .is_some_and(|f| f.pns.is_disproven())
+        {
+            0
+        } else {
+            depth - 1
+        };
+        pos.undo();
+        dep
+    }
+
+    fn walk_or(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        let mut moves = Vec::new();
+        pos.checks(&mut moves);
+        let cb = budget_minus(budget, 1);
+        let mut bounds = self.child_bounds(pos, &moves, true, depth, cb);
+        if bounds.iter().all(|b| b.is_none()) {
+            // The proof was evicted: prove this node again within its budget.
+            self.reprove(pos, depth, budget);
+            bounds = self.child_bounds(pos, &moves, true, depth, cb);
+        }
+        let mut dep = 0;
+        let tried = bounds.iter().any(|b| b.is_some());
+        if let Some(line) = self.walk_checks(pos, &moves, &bounds, depth, cb, st, &mut dep)? {
+            return Ok(line);
+        }
+        if !st.exact && cb != UNBOUNDED {
+            // A check repeating a line position that was entered with a larger budget: this
+            // node is proven within `budget`, so that position is within `cb` (table bounds
+            // are upper bounds; its shorter proof was evicted). Walk again from there.
+            let mut target: Option<u16> = None;
             for &m in &moves {
                 pos.play(m);
-                let rep = self.path.contains_key(&pos.position_key());
-                let b = if rep {
-                    None
-                } else if or {
-                    self.table
-                        .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
-                        .and_then(|f| f.pns.is_proven().then_some(f.bound))
-                } else {
-                    self.ensure(&mut pos, depth + 1, cb)
-                };
+                if let Some(&j) = self.path.get(&pos.position_key()) {
+                    if cb < st.budgets[j as usize] && target.map_or(true, |t| j < t) {
+                        target = Some(j);
+                    }
+                }
                 pos.undo();
-                bounds.push(b);
             }
-            let choice = if or {
-                let mut pick = bounds
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, b)| b.map(|b| (b, i)))
-                    .min();
-                if pick.is_none() {
-                    // The proof was evicted: prove the best check again.
-                    for (i, &m) in moves.iter().enumerate() {
-                        pos.play(m);
-                        if !self.path.contains_key(&pos.position_key()) {
-                            if let Some(b) = self.ensure(&mut pos, depth + 1, cb) {
-                                pick = Some((b, i));
-                            }
-                        }
-                        pos.undo();
-                        if pick.is_some() {
-                            break;
-                        }
-                    }
-                }
-                let (b, i) = pick?;
-                bounds[i] = Some(b);
-                i
-            } else {
-                if bounds.iter().any(|b| b.is_none()) {
-                    return None;
-                }
-                let max = bounds.iter().flatten().copied().max()?;
-                let mut pick = bounds.iter().position(|&b| b == Some(max))?;
-                if exact && budget >= 3 {
-                    for (i, &m) in moves.iter().enumerate() {
-                        if bounds[i] != Some(budget - 1) {
-                            continue;
-                        }
-                        pos.play(m);
-                        let out = self.mid(
-                            &mut pos,
-                            ProofNumbers {
-                                pn: ProofNumbers::INF,
-                                dn: ProofNumbers::INF,
-                            },
-                            depth + 1,
-                            budget - 3,
-                            false,
-                        );
-                        pos.undo();
-                        if out.pns.is_disproven() && out.dep != 0 {
-                            pick = i;
-                            break;
-                        }
-                    }
-                }
-                pick
-            };
-            let b = bounds[choice]?;
-            pos.play(moves[choice]);
-            line.push(moves[choice]);
-            if exact {
-                budget = cb;
-            } else if budgeted {
-                budget = b;
+            if let Some(j) = target {
+                return Err(WalkFail::Restart(j, cb));
             }
-            depth += 1;
+        }
+        if !tried && !st.futility && budget != UNBOUNDED {
+            // Last resort: any proof, whatever its length.
+            self.reprove(pos, depth, UNBOUNDED);
+            bounds = self.child_bounds(pos, &moves, true, depth, UNBOUNDED);
+            if let Some(line) =
+                self.walk_checks(pos, &moves, &bounds, depth, UNBOUNDED, st, &mut dep)?
+            {
+                return Ok(line);
+            }
+        }
+        Err(WalkFail::Dep(dep))
+    }
+
+    /// Tries the proven checks (`bounds`) of the OR node `pos`, shortest first; `dep`
+    /// collects how the failures depend on the path.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_checks(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        bounds: &[Option<u16>],
+        depth: u16,
+        cb: u16,
+        st: &mut WalkState,
+        dep: &mut u16,
+    ) -> Result<Option<Vec<P::Move>>, WalkFail> {
+        let mut order: Vec<(u16, usize)> = bounds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.map(|b| (b, i)))
+            .collect();
+        order.sort_unstable();
+        for (i, &m) in moves.iter().enumerate() {
+            if bounds[i].is_none() {
+                *dep = (*dep).max(self.miss_dep(pos, m, depth, cb));
+            }
+        }
+        for (b, i) in order {
+            let m = moves[i];
+            pos.play(m);
+            let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
+            pos.undo();
+            match r {
+                Ok(mut rest) => {
+                    rest.insert(0, m);
+                    return Ok(Some(rest));
+                }
+                Err(WalkFail::Dep(j)) => {
+                    if self.aborted {
+                        return Err(WalkFail::Dep(0));
+                    }
+                    *dep = (*dep).max(Self::above(j, depth));
+                }
+                Err(restart) => return Err(restart),
+            }
+        }
+        Ok(None)
+    }
+
+    fn walk_and(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        let mut moves = Vec::new();
+        pos.evasions(&mut moves);
+        if st.futility && budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
+            // The line never shows a 無駄合 (the budget does not count them).
+            self.drop_futile(pos, &mut moves, depth, budget);
+        }
+        if moves.is_empty() {
+            return Ok(Vec::new());
+        }
+        moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+        let mut cb = budget_minus(budget, 1);
+        let mut bounds = self.child_bounds(pos, &moves, false, depth, cb);
+        if bounds.iter().any(|b| b.is_none()) && !st.futility && budget != UNBOUNDED {
+            cb = UNBOUNDED;
+            bounds = self.child_bounds(pos, &moves, false, depth, cb);
+        }
+        if bounds.iter().any(|b| b.is_none()) {
+            let mut dep = 0;
+            for (i, &m) in moves.iter().enumerate() {
+                if bounds[i].is_none() {
+                    dep = dep.max(self.miss_dep(pos, m, depth, cb));
+                }
+            }
+            return Err(WalkFail::Dep(dep));
+        }
+        let max = bounds.iter().flatten().copied().max().unwrap_or(0);
+        let mut pick = bounds.iter().position(|&b| b == Some(max)).unwrap_or(0);
+        if st.exact && budget >= 3 {
+            for (i, &m) in moves.iter().enumerate() {
+                if bounds[i] != Some(budget - 1) {
+                    continue;
+                }
+                pos.play(m);
+                let out = self.mid(
+                    pos,
+                    ProofNumbers {
+                        pn: ProofNumbers::INF,
+                        dn: ProofNumbers::INF,
+                    },
+                    depth + 1,
+                    budget - 3,
+                    false,
+                );
+                pos.undo();
+                if out.pns.is_disproven() && out.dep != 0 {
+                    pick = i;
+                    break;
+                }
+            }
+        }
+        let m = moves[pick];
+        let b = bounds[pick].unwrap_or(cb);
+        pos.play(m);
+        let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
+        pos.undo();
+        match r {
+            Ok(mut rest) => {
+                rest.insert(0, m);
+                Ok(rest)
+            }
+            Err(WalkFail::Dep(j)) => Err(WalkFail::Dep(Self::above(j, depth))),
+            Err(restart) => Err(restart),
         }
     }
 

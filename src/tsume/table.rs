@@ -7,7 +7,10 @@
 //! creation: entries live in clusters of [`CLUSTER`]; a full cluster replaces
 //! its least-searched entry, and when the table is 90 % full a sweep (garbage
 //! collection) drops unsolved entries with little search behind them, so the
-//! search never stops for lack of memory.
+//! search never stops for lack of memory. A solved entry that superiority makes
+//! redundant is not stored, and storing one drops the entries of the same board it
+//! makes redundant (long chases fill a cluster with one board under many hands;
+//! evicting a proof there broke the line walk of 図巧100).
 //!
 //! Bounds: a proof records `len`, an upper bound on the mate length of its
 //! proof tree (it answers a query only when the query allows that many plies);
@@ -90,12 +93,17 @@ pub struct TableStats {
     pub gc_runs: u64,
     /// Entries dropped by sweeps.
     pub gc_dropped: u64,
+    /// Entries dropped because a new solved entry made them useless (superiority).
+    pub dominated: u64,
 }
 
 /// The transposition table.
 pub struct Table {
-    // Packed entries: a zero `[u64; 4]` allocates lazily (calloc), so a large table costs nothing until used.
-    raw: Vec<[u64; 4]>,
+    // Keys apart from the rest, so that a lookup scans one cache line of a cluster's
+    // [`CLUSTER`] keys and reads only the entries whose key matches. Zeroed vectors
+    // allocate lazily (calloc), so a large table costs nothing until used.
+    keys: Vec<u64>,
+    data: Vec<[u64; 3]>,
     clusters_mask: usize,
     used: usize,
     gc_threshold: u32,
@@ -113,7 +121,8 @@ impl Table {
             clusters *= 2;
         }
         Table {
-            raw: vec![[0u64; 4]; clusters * CLUSTER],
+            keys: vec![0u64; clusters * CLUSTER],
+            data: vec![[0u64; 3]; clusters * CLUSTER],
             clusters_mask: clusters - 1,
             used: 0,
             gc_threshold: 2,
@@ -123,27 +132,27 @@ impl Table {
 
     /// Number of slots.
     pub fn capacity(&self) -> usize {
-        self.raw.len()
+        self.keys.len()
     }
 
     #[inline]
     fn get(&self, i: usize) -> Entry {
-        let r = self.raw[i];
+        let r = self.data[i];
         Entry {
-            key: r[0],
-            hand: r[1],
-            pn: r[2] as u32,
-            dn: (r[2] >> 32) as u32,
-            bound: r[3] as u16,
-            ply: (r[3] >> 16) as u16,
-            amount: (r[3] >> 32) as u32,
+            key: self.keys[i],
+            hand: r[0],
+            pn: r[1] as u32,
+            dn: (r[1] >> 32) as u32,
+            bound: r[2] as u16,
+            ply: (r[2] >> 16) as u16,
+            amount: (r[2] >> 32) as u32,
         }
     }
 
     #[inline]
     fn set(&mut self, i: usize, e: Entry) {
-        self.raw[i] = [
-            e.key,
+        self.keys[i] = e.key;
+        self.data[i] = [
             e.hand,
             e.pn as u64 | (e.dn as u64) << 32,
             e.bound as u64 | (e.ply as u64) << 16 | (e.amount as u64) << 32,
@@ -166,9 +175,10 @@ impl Table {
         let query = hand;
         let hand = hand.raw();
         let mut exact: Option<Found> = None;
+        let mut proof: Option<Entry> = None;
         for i in self.cluster(key) {
             // Compare the raw key word before decoding the entry (lookups dominate the profile).
-            if self.raw[i][0] != key {
+            if self.keys[i] != key {
                 continue;
             }
             let e = self.get(i);
@@ -176,12 +186,11 @@ impl Table {
                 continue;
             }
             if e.pn == 0 && dominates(hand, e.hand) && e.bound <= budget {
-                return Some(Found {
-                    pns: ProofNumbers::PROVEN,
-                    bound: e.bound,
-                    ply: e.ply,
-                    hand: hand_from_raw(e.hand),
-                });
+                // The shortest of the applicable proofs (the line walk relies on it).
+                if proof.map_or(true, |p: Entry| e.bound < p.bound) {
+                    proof = Some(e);
+                }
+                continue;
             }
             if e.dn == 0 && dominates(e.hand, hand) && e.bound >= budget {
                 return Some(Found {
@@ -199,6 +208,14 @@ impl Table {
                     hand: query,
                 });
             }
+        }
+        if let Some(e) = proof {
+            return Some(Found {
+                pns: ProofNumbers::PROVEN,
+                bound: e.bound,
+                ply: e.ply,
+                hand: hand_from_raw(e.hand),
+            });
         }
         exact
     }
@@ -248,6 +265,36 @@ impl Table {
                 self.set(i, e);
                 return;
             }
+            if e.key == key {
+                // Entries one solved entry makes useless (same board, hand superiority).
+                let (proof, disproof) = (new.class() == 0, new.class() == 1);
+                let redundant_new = (proof
+                    && e.class() == 0
+                    && dominates(hand, e.hand)
+                    && e.bound <= bound)
+                    || (disproof && e.class() == 1 && dominates(e.hand, hand) && e.bound >= bound);
+                if redundant_new {
+                    e.ply = e.ply.min(ply);
+                    e.amount = e.amount.saturating_add(amount);
+                    self.set(i, e);
+                    return;
+                }
+                let redundant_old = (proof
+                    && dominates(e.hand, hand)
+                    && (e.class() == 2 || (e.class() == 0 && bound <= e.bound)))
+                    || (disproof
+                        && dominates(hand, e.hand)
+                        && ((e.class() == 2 && bound == UNBOUNDED)
+                            || (e.class() == 1 && e.bound <= bound)));
+                if redundant_old {
+                    self.keys[i] = 0;
+                    self.data[i] = [0; 3];
+                    self.used -= 1;
+                    self.stats.dominated += 1;
+                    empty.get_or_insert(i);
+                    continue;
+                }
+            }
             // Solved entries are worth more than their node count says.
             let worth = if e.class() == 2 {
                 e.amount
@@ -263,7 +310,7 @@ impl Table {
             Some(i) => {
                 self.set(i, new);
                 self.used += 1;
-                if self.used * 10 >= self.raw.len() * 9 {
+                if self.used * 10 >= self.keys.len() * 9 {
                     self.gc();
                 }
             }
@@ -279,15 +326,16 @@ impl Table {
     pub fn gc(&mut self) {
         self.stats.gc_runs += 1;
         loop {
-            for i in 0..self.raw.len() {
+            for i in 0..self.keys.len() {
                 let e = self.get(i);
                 if e.amount != 0 && e.class() == 2 && e.amount < self.gc_threshold {
-                    self.raw[i] = [0; 4];
+                    self.keys[i] = 0;
+                    self.data[i] = [0; 3];
                     self.used -= 1;
                     self.stats.gc_dropped += 1;
                 }
             }
-            if self.used * 4 <= self.raw.len() * 3 || self.gc_threshold >= u32::MAX / 2 {
+            if self.used * 4 <= self.keys.len() * 3 || self.gc_threshold >= u32::MAX / 2 {
                 break;
             }
             self.gc_threshold *= 2;
@@ -299,7 +347,8 @@ impl Table {
         if self.used == 0 && self.stats == TableStats::default() {
             return;
         }
-        self.raw.iter_mut().for_each(|e| *e = [0; 4]);
+        self.keys.iter_mut().for_each(|k| *k = 0);
+        self.data.iter_mut().for_each(|e| *e = [0; 3]);
         self.used = 0;
         self.gc_threshold = 2;
     }
@@ -334,6 +383,47 @@ mod tests {
         t.store(9 << 8, h, ProofNumbers::DISPROVEN, 5, 0, 10);
         assert!(t.lookup(9 << 8, h, 7).is_none());
         assert_eq!(t.lookup(9 << 8, h, 5).unwrap().pns, ProofNumbers::DISPROVEN);
+    }
+
+    #[test]
+    fn solved_entries_drop_what_they_make_redundant() {
+        let mut t = Table::new(1);
+        let h = Hand::EMPTY.add(PieceKind::Gold);
+        let more = h.add(PieceKind::Pawn);
+        let k = 5 << 8;
+        t.store(k, more, ProofNumbers { pn: 3, dn: 2 }, 0, 1, 10);
+        t.store(k, more, ProofNumbers::PROVEN, 9, 1, 10);
+        assert_eq!(
+            t.used(),
+            1,
+            "the proof replaces the unsolved entry of its hand"
+        );
+        t.store(k, h, ProofNumbers::PROVEN, 7, 1, 10);
+        assert_eq!(
+            t.used(),
+            1,
+            "a shorter proof with fewer pieces replaces the longer one"
+        );
+        assert_eq!(t.lookup(k, more, UNBOUNDED).unwrap().bound, 7);
+        t.store(k, more, ProofNumbers::PROVEN, 8, 1, 10);
+        assert_eq!(t.used(), 1, "a proof the stored one implies is not stored");
+        // A longer proof with fewer pieces is kept beside a shorter one with more.
+        t.store(k, Hand::EMPTY, ProofNumbers::PROVEN, 11, 1, 10);
+        assert_eq!(t.used(), 2);
+        assert_eq!(t.lookup(k, more, UNBOUNDED).unwrap().bound, 7);
+        assert_eq!(t.lookup(k, Hand::EMPTY, UNBOUNDED).unwrap().bound, 11);
+        // Disproofs: a complete one with more pieces drops the weaker ones.
+        let d = 6 << 8;
+        t.store(d, h, ProofNumbers::DISPROVEN, 5, 1, 10);
+        t.store(d, Hand::EMPTY, ProofNumbers { pn: 2, dn: 2 }, 0, 1, 10);
+        t.store(d, more, ProofNumbers::DISPROVEN, UNBOUNDED, 1, 10);
+        assert_eq!(t.used(), 3);
+        t.store(d, h, ProofNumbers::DISPROVEN, UNBOUNDED, 1, 10);
+        assert_eq!(t.used(), 3, "implied by the stored disproof");
+        assert_eq!(
+            t.lookup(d, Hand::EMPTY, UNBOUNDED).unwrap().pns,
+            ProofNumbers::DISPROVEN
+        );
     }
 
     #[test]
