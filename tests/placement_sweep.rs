@@ -44,7 +44,7 @@ fn sweep_matches_search_on_random_sets() {
         "P", "L", "N", "S", "G", "K", "R", "B", "+P", "+S", "+R", "+B",
     ];
     for case in 0..150 {
-        let (files, ranks) = (rng.gen_range(2..=7u8), rng.gen_range(2..=7u8));
+        let (files, ranks) = (rng.gen_range(2..=6u8), rng.gen_range(2..=6u8));
         let mut text = String::new();
         for _ in 0..rng.gen_range(1..=4) {
             let l = letters[rng.gen_range(0..letters.len())];

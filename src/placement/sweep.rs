@@ -391,6 +391,9 @@ struct Grid {
     targets: Vec<Vec<Vec<usize>>>,
     /// Knights (stones in the pawn/stone test), if any.
     knight: Option<usize>,
+    /// Lances, if any: instead of looking back at its whole file, a 香 tests
+    /// one state bit, "a piece stands above in this file".
+    lance: Option<usize>,
     /// Folded (mirror-symmetric placements).
     folded: bool,
 }
@@ -425,9 +428,13 @@ impl Grid {
         let mut ahead = Vec::new();
         let mut targets = Vec::new();
         let mut knight = None;
+        let mut lance = None;
         for (j, &k) in short.kinds.iter().enumerate() {
             if k == PieceKind::Knight {
                 knight = Some(j);
+            }
+            if k == PieceKind::Lance {
+                lance = Some(j);
             }
             let mut bk = Vec::with_capacity(n);
             let mut ah = Vec::with_capacity(n);
@@ -463,6 +470,10 @@ impl Grid {
                         std::cmp::Ordering::Equal => own = true,
                     }
                 }
+                // A 香's targets all lie above it in its file: the file bit tests them.
+                if k == PieceKind::Lance {
+                    b = 0;
+                }
                 bk.push(if own { None } else { Some(b) });
                 ah.push(a);
                 tg.push(ts);
@@ -479,6 +490,7 @@ impl Grid {
             ahead,
             targets,
             knight,
+            lance,
             folded,
         }
     }
@@ -579,8 +591,17 @@ impl Grid {
         let all81: u128 = (1 << 81) - 1;
         let lr_bb: u128 = layout.occ.0;
 
+        // The file bit matters while a 香 may still stand below in this file.
+        let lance_below: Vec<bool> = (0..n)
+            .map(|i| {
+                self.lance
+                    .is_some_and(|j| (i + 1..(i / 9 + 1) * 9).any(|i2| allowed[j][i2]))
+            })
+            .collect();
+        let lance_bit = self.lance.map_or(0u16, |j| 1 << j);
         let shift_att = BACK;
-        let shift_idx = BACK + AHEAD;
+        let shift_file = BACK + AHEAD;
+        let shift_idx = shift_file + 1;
         assert!(shift_idx + short.bits <= 64, "state key width");
         let back_mask = (1u64 << BACK) - 1;
         let ahead_mask = (1u64 << AHEAD) - 1;
@@ -600,6 +621,7 @@ impl Grid {
                 let occ = key & back_mask;
                 let att = (key >> shift_att) & ahead_mask;
                 let idx = key >> shift_idx;
+                let above = key >> shift_file & 1 == 1;
                 let attacked = att & 1 == 1;
                 let mut push = |placed: Option<usize>, new_idx: u64| {
                     let mut occ2 = occ << 1;
@@ -618,17 +640,22 @@ impl Grid {
                     }
                     // Keep only what a later cell can look at.
                     let here = occ2 & 1 == 1;
-                    occ2 &= u64::from(needed[i][usize::from(short.present_of[new_idx as usize])]);
-                    let k2 = occ2 | att2 << shift_att | new_idx << shift_idx;
+                    let present = short.present_of[new_idx as usize];
+                    occ2 &= u64::from(needed[i][usize::from(present)]);
+                    let file2 = (above || here) && lance_below[i] && present & lance_bit != 0;
+                    let k2 = occ2
+                        | att2 << shift_att
+                        | u64::from(file2) << shift_file
+                        | new_idx << shift_idx;
                     if let Some(w) = next.get_mut(&k2) {
                         *w += ways;
                         return;
                     }
                     // Exact pawn/stone test on the cells still ahead (a
-                    // necessary condition: 劣化駒, as in the search). It
-                    // depends on the key only (the cell just swept matters
-                    // only as the top of a run below it, and then a later
-                    // cell tests it, so it is in the key).
+                    // necessary condition: 劣化駒, as in the search). States
+                    // merged under one key have the same completions, so a
+                    // state cut here has none, and testing only the first
+                    // state of a key loses nothing.
                     if !self.folded && left > 0 {
                         let stones = self.knight.map_or(0, |j| short.left(new_idx, j));
                         let occ_bb = lr_bb | if here { 1 << i } else { 0 };
@@ -649,7 +676,7 @@ impl Grid {
                         continue;
                     }
                     let b = self.back[j][i].expect("allowed");
-                    if occ & u64::from(b) != 0 {
+                    if occ & u64::from(b) != 0 || (above && Some(j) == self.lance) {
                         continue;
                     }
                     push(Some(j), idx - u64::from(m) * short.stride[j]);
