@@ -35,6 +35,7 @@ use super::search::Problem;
 use crate::rules::bitboard::attacks;
 use crate::rules::{Bitboard, Color, PieceKind, Square};
 use rayon::prelude::*;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -647,10 +648,13 @@ impl Grid {
                         | att2 << shift_att
                         | u64::from(file2) << shift_file
                         | new_idx << shift_idx;
-                    if let Some(w) = next.get_mut(&k2) {
-                        *w += ways;
-                        return;
-                    }
+                    let slot = match next.entry(k2) {
+                        Entry::Occupied(mut o) => {
+                            *o.get_mut() += ways;
+                            return;
+                        }
+                        Entry::Vacant(v) => v,
+                    };
                     // Exact pawn/stone test on the cells still ahead (a
                     // necessary condition: 劣化駒, as in the search). States
                     // merged under one key have the same completions, so a
@@ -665,7 +669,7 @@ impl Grid {
                             return;
                         }
                     }
-                    next.insert(k2, ways);
+                    slot.insert(ways);
                 };
                 push(None, idx);
                 if attacked || blocked[i] {
