@@ -72,6 +72,14 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
         max_plies: Some(5),
         ..SolverOptions::default()
     };
+    // Without a ply budget (disproof pieces, 反証駒, are used only then): a mate the
+    // twin finds must not be refuted, and a complete disproof must agree with the twin.
+    let unbounded = SolverOptions {
+        nodes: Some(50_000),
+        memory_mib: 16,
+        ..SolverOptions::default()
+    };
+    let mut nomates = 0;
     while checked < 300 {
         let Some(pos) = random_problem(&mut rng) else {
             continue;
@@ -100,8 +108,28 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
         if r.outcome == Outcome::Mate {
             checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         }
+        let u = solve(&pos, &unbounded);
+        match u.outcome {
+            Outcome::Mate => {
+                checker::verify_mate_line(&pos, &u.line).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+            }
+            Outcome::NoMate => {
+                nomates += 1;
+                assert_eq!(naive_len, None, "{sfen}: nomate, but the twin mates");
+            }
+            Outcome::Unknown => {
+                assert_eq!(
+                    naive_len, None,
+                    "{sfen}: unknown, but the twin mates within 5"
+                );
+            }
+        }
     }
-    eprintln!("{mates} mates among {checked}");
+    eprintln!("{mates} mates, {nomates} complete disproofs among {checked}");
+    assert!(
+        nomates >= 40,
+        "only {nomates} complete disproofs: too few to test anything"
+    );
     assert!(
         mates >= 40,
         "only {mates} mates among {checked}: the generator is too weak to test anything"

@@ -83,6 +83,9 @@ const WEAK: bool = false;
 /// Initialise a new OR leaf's disproof number with its number of checks (df-pn+, Nagai 2002);
 /// with the 1+ε trick it pays off on 図巧/無双 (paper/paper.md).
 const INIT_DN_BY_CHECKS: bool = true;
+/// Store disproofs with disproof pieces (反証駒): the largest attacker hand the disproof
+/// also refutes (only for complete disproofs, no ply budget).
+const DISPROOF_PIECES: bool = true;
 
 /// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
 #[derive(Default, Clone, Copy)]
@@ -182,6 +185,70 @@ fn and_proof_hand(need: Hand, attacker: Hand, defender: Hand, interposable: bool
             h
         }
     })
+}
+
+/// Componentwise minimum of two hands.
+fn hand_min(a: Hand, b: Hand) -> Hand {
+    PieceKind::HAND.iter().fold(a, |h, &k| {
+        if b.count(k) < h.count(k) {
+            h.with_count(k, b.count(k))
+        } else {
+            h
+        }
+    })
+}
+
+/// Disproof pieces (反証駒) of an OR node without checks: the attacker may hold every
+/// piece of a kind it already holds (more copies of a held kind give no new check; as in
+/// shtsume's `disproof_koma`), nothing of the kinds it lacks.
+fn leaf_disproof_hand(attacker: Hand, defender: Hand) -> Hand {
+    PieceKind::HAND.iter().fold(attacker, |h, &k| {
+        if attacker.count(k) > 0 {
+            h.with_count(k, attacker.count(k) + defender.count(k))
+        } else {
+            h
+        }
+    })
+}
+
+/// The disproof pieces a disproven check's child `child` (the attacker hand its disproof
+/// allows) gives its OR node: take back what the check dropped, give back what it captured.
+fn or_disproof_child(child: Hand, delta: (Option<PieceKind>, Option<PieceKind>)) -> Hand {
+    let mut h = child;
+    if let Some(d) = delta.0 {
+        h = h.add(d);
+    }
+    if let Some(c) = delta.1 {
+        if h.count(c) > 0 {
+            h = h.remove(c);
+        }
+    }
+    h
+}
+
+/// Disproof pieces of an OR node whose checks' children allow `min` (componentwise
+/// minimum of [`or_disproof_child`]): kinds the attacker lacks stay absent (a piece of
+/// such a kind would add drops that were never refuted); never below the actual hand.
+fn or_disproof_hand(min: Hand, attacker: Hand) -> Hand {
+    let h = PieceKind::HAND.iter().fold(min, |h, &k| {
+        if attacker.count(k) == 0 {
+            h.with_count(k, 0)
+        } else {
+            h
+        }
+    });
+    hand_max(h, attacker)
+}
+
+/// Disproof pieces of an AND node refuted by the reply `drop_kind` (a drop of that kind,
+/// or `None`) whose child allows `child`: the defender must still hold the dropped
+/// piece, so the attacker gets no more of that kind.
+fn and_disproof_hand(child: Hand, attacker: Hand, drop_kind: Option<PieceKind>) -> Hand {
+    let h = match drop_kind {
+        Some(k) => child.with_count(k, child.count(k).min(attacker.count(k))),
+        None => child,
+    };
+    hand_max(h, attacker)
 }
 
 /// State of one line walk ([`Solver::extract`]).
@@ -548,13 +615,18 @@ impl<P: MatePosition> Solver<P> {
             }
             pos.checks(&mut moves);
             if moves.is_empty() {
+                let dh = if DISPROOF_PIECES {
+                    leaf_disproof_hand(hand, pos.hand_of(!self.attacker))
+                } else {
+                    hand
+                };
                 self.table
-                    .store(key, hand, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
+                    .store(key, dh, ProofNumbers::DISPROVEN, UNBOUNDED, depth, 1);
                 return NodeOut {
                     pns: ProofNumbers::DISPROVEN,
                     bound: UNBOUNDED,
                     dep: NO_DEP,
-                    ph: hand,
+                    ph: dh,
                 };
             }
         } else {
@@ -614,8 +686,10 @@ impl<P: MatePosition> Solver<P> {
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         for &m in &moves {
-            let delta = if or { pos.hand_delta(m) } else { (None, None) };
+            // At AND nodes only the dropped kind is used (disproof pieces).
+            let delta = pos.hand_delta(m);
             let defenders = if or { pos.defenders_of(m) } else { 0 };
+
             pos.play(m);
             let ckey = pos.board_key();
             let chand = pos.hand_of(self.attacker);
@@ -693,16 +767,16 @@ impl<P: MatePosition> Solver<P> {
                 scratch.clear();
                 pos.checks(&mut scratch);
                 if scratch.is_empty() {
-                    self.table.store(
-                        ckey,
-                        chand,
-                        ProofNumbers::DISPROVEN,
-                        UNBOUNDED,
-                        depth + 1,
-                        1,
-                    );
+                    let dh = if DISPROOF_PIECES {
+                        leaf_disproof_hand(chand, pos.hand_of(!self.attacker))
+                    } else {
+                        chand
+                    };
+                    self.table
+                        .store(ckey, dh, ProofNumbers::DISPROVEN, UNBOUNDED, depth + 1, 1);
                     c.pns = ProofNumbers::DISPROVEN;
                     c.bound = UNBOUNDED;
+                    c.ph = dh;
                 } else {
                     c.pns = ProofNumbers {
                         pn: 1,
@@ -719,11 +793,16 @@ impl<P: MatePosition> Solver<P> {
                     ph: or_proof_hand(c.ph, c.delta),
                 });
             } else if !or && c.pns.is_disproven() {
+                let ph = if DISPROOF_PIECES && budget == UNBOUNDED {
+                    and_disproof_hand(c.ph, hand, c.delta.0)
+                } else {
+                    hand
+                };
                 early = Some(NodeOut {
                     pns: ProofNumbers::DISPROVEN,
                     bound: bound_plus(c.bound),
                     dep: c.dep,
-                    ph: hand,
+                    ph,
                 });
             }
             if early.is_some() {
@@ -754,7 +833,19 @@ impl<P: MatePosition> Solver<P> {
                     self.compute(or, &children, &mut blocked);
                 if pns.is_solved() {
                     let ph = if !pns.is_proven() {
-                        hand
+                        if !DISPROOF_PIECES || budget != UNBOUNDED {
+                            hand
+                        } else if or {
+                            let min = children
+                                .iter()
+                                .map(|c| or_disproof_child(c.ph, c.delta))
+                                .reduce(hand_min)
+                                .unwrap_or(hand);
+                            or_disproof_hand(min, hand)
+                        } else {
+                            let c = &children[best.expect("a disproven child")];
+                            and_disproof_hand(c.ph, hand, c.delta.0)
+                        }
                     } else if or {
                         let c = &children[best.expect("a proven child")];
                         or_proof_hand(c.ph, c.delta)
@@ -831,7 +922,7 @@ impl<P: MatePosition> Solver<P> {
             if result.dep >= depth {
                 self.table.store(
                     key,
-                    hand,
+                    result.ph,
                     ProofNumbers::DISPROVEN,
                     result.bound,
                     depth,
@@ -1371,4 +1462,36 @@ where
             .join()
             .expect("solver thread panicked")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(pairs: &[(PieceKind, u8)]) -> Hand {
+        pairs
+            .iter()
+            .fold(Hand::EMPTY, |h, &(k, n)| h.with_count(k, n))
+    }
+
+    #[test]
+    fn disproof_pieces_follow_the_rules() {
+        use PieceKind::{Bishop, Gold, Pawn};
+        // No checks: held kinds may grow to every remaining piece, absent kinds stay absent.
+        let leaf = leaf_disproof_hand(h(&[(Gold, 1)]), h(&[(Gold, 2), (Pawn, 17)]));
+        assert_eq!(leaf, h(&[(Gold, 3)]));
+        // A check that dropped a gold and captured a pawn: undo both.
+        let c = or_disproof_child(h(&[(Gold, 2), (Pawn, 3)]), (Some(Gold), Some(Pawn)));
+        assert_eq!(c, h(&[(Gold, 3), (Pawn, 2)]));
+        // OR node: kinds the attacker lacks are cleared, never below the actual hand.
+        let or = or_disproof_hand(h(&[(Bishop, 1), (Gold, 1)]), h(&[(Gold, 2)]));
+        assert_eq!(or, h(&[(Gold, 2)]));
+        // AND node refuted by a gold drop: no extra golds for the attacker.
+        let and = and_disproof_hand(h(&[(Gold, 3), (Pawn, 5)]), h(&[(Gold, 1)]), Some(Gold));
+        assert_eq!(and, h(&[(Gold, 1), (Pawn, 5)]));
+        assert_eq!(
+            and_disproof_hand(h(&[(Gold, 3)]), h(&[(Gold, 1)]), None),
+            h(&[(Gold, 3)])
+        );
+    }
 }

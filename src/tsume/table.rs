@@ -73,7 +73,8 @@ pub struct Found {
     pub bound: u16,
     /// Stored search depth.
     pub ply: u16,
-    /// For a proof: the stored proof pieces (証明駒) it needs; otherwise the queried hand.
+    /// For a proof: the stored proof pieces (証明駒) it needs; for a disproof: the stored
+    /// disproof pieces (反証駒, the largest hand it refutes); otherwise the queried hand.
     pub hand: Hand,
 }
 
@@ -197,7 +198,7 @@ impl Table {
                     pns: ProofNumbers::DISPROVEN,
                     bound: e.bound,
                     ply: e.ply,
-                    hand: query,
+                    hand: hand_from_raw(e.hand),
                 });
             }
             if e.hand == hand && e.pn != 0 && e.dn != 0 {
