@@ -6,24 +6,29 @@
 //! enumeration (every mutually non-attacking layout; layouts whose remaining
 //! pieces, degraded to pawns and stones, do not fit are dropped by the exact
 //! test of [`super::feasibility`]). Their attacked squares must stay empty.
-//! Every other kind attacks at most two ranks away, except 香, which needs its
-//! whole file ahead empty. So the short-range pieces are counted by a dynamic
-//! programme over the squares in rank order (rank 1 first, file 9 to 1 in each
-//! rank), whose state is
+//! Every other kind attacks at most two ranks and one file away, except 香,
+//! which needs its whole file ahead empty. So the short-range pieces are
+//! counted by a dynamic programme over the squares file by file (file 1
+//! first, rank 1 to 9 in each file; cell `i` is the square of index `i`),
+//! whose state is
 //!
-//! * which of the last 19 squares hold a piece (a 桂 looks back two ranks),
+//! * which of the last 11 squares hold a piece (a 桂 looks back one file and
+//!   two ranks),
 //! * which of the next 10 squares are attacked by a piece already placed
-//!   (backward and sideways steps of 金 銀 玉 and the promoted kinds),
-//! * which files already hold a piece (a 香 needs its file ahead empty),
+//!   (backward and sideways steps of 金 銀 玉 and the promoted kinds, a 桂
+//!   into the next file),
+//! * one bit "a piece stands above in this file" (all a 香 needs),
 //! * how many pieces of each kind are left,
 //!
 //! each reduced to what later squares can still look at, so equal futures
 //! merge. Every attack relation joins two squares within that window (or a
-//! 香 and its file), and it is checked once, at the later of the two squares:
-//! the DP counts exactly the placements the puzzle allows.
+//! 香 and the squares above it), and it is checked once, at the later of the
+//! two squares: the DP counts exactly the placements the puzzle allows.
+//! States are cut by two necessary conditions: enough free squares ahead,
+//! and the degraded pawn/stone test on the squares ahead.
 //!
 //! Placements equal to their own mirror image are counted by the same DP on
-//! the folded board (files 9–5 on 9 files): a square left of the middle file
+//! the folded board (files 1–5 on 9 files): a square left of the middle file
 //! stands for itself and its mirror image (two pieces), an attack on a square
 //! right of the middle looks at its mirror image instead, and a piece that
 //! would attack its own mirror image (金 玉 beside the middle of an even
