@@ -406,16 +406,7 @@ impl<P: MatePosition> Solver<P> {
         self.path.clear();
         self.path_hash = 0;
         loop {
-            let out = self.mid(
-                pos,
-                ProofNumbers {
-                    pn: ProofNumbers::INF,
-                    dn: ProofNumbers::INF,
-                },
-                1,
-                budget,
-                false,
-            );
+            let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, 1, budget, false);
             if out.pns.is_solved() || self.aborted {
                 return out;
             }
@@ -972,16 +963,7 @@ impl<P: MatePosition> Solver<P> {
                 dep = dep.min(self.path[&q.position_key()]);
                 continue;
             }
-            let out = self.mid(
-                &mut q,
-                ProofNumbers {
-                    pn: ProofNumbers::INF,
-                    dn: ProofNumbers::INF,
-                },
-                depth + 2,
-                budget,
-                false,
-            );
+            let out = self.mid(&mut q, ProofNumbers::NO_THRESHOLD, depth + 2, budget, false);
             if out.pns.is_proven() {
                 return Ok(out.ph);
             }
@@ -1052,16 +1034,7 @@ impl<P: MatePosition> Solver<P> {
                 return Some(f.bound);
             }
         }
-        let out = self.mid(
-            pos,
-            ProofNumbers {
-                pn: ProofNumbers::INF,
-                dn: ProofNumbers::INF,
-            },
-            depth,
-            budget,
-            false,
-        );
+        let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, depth, budget, false);
         out.pns.is_proven().then_some(out.bound)
     }
 
@@ -1099,16 +1072,7 @@ impl<P: MatePosition> Solver<P> {
         let pk = pos.position_key();
         self.path.remove(&pk);
         self.path_hash ^= mix(pk);
-        self.mid(
-            pos,
-            ProofNumbers {
-                pn: ProofNumbers::INF,
-                dn: ProofNumbers::INF,
-            },
-            depth,
-            budget,
-            false,
-        );
+        self.mid(pos, ProofNumbers::NO_THRESHOLD, depth, budget, false);
         self.path.insert(pk, depth);
         self.path_hash ^= mix(pk);
     }
@@ -1384,10 +1348,7 @@ impl<P: MatePosition> Solver<P> {
                 pos.play(m);
                 let out = self.mid(
                     pos,
-                    ProofNumbers {
-                        pn: ProofNumbers::INF,
-                        dn: ProofNumbers::INF,
-                    },
+                    ProofNumbers::NO_THRESHOLD,
                     depth + 1,
                     budget - 3,
                     false,
@@ -1428,16 +1389,7 @@ impl<P: MatePosition> Solver<P> {
             self.path.insert(root.position_key(), 1);
             self.path_hash = mix(root.position_key());
             root.play(m);
-            let r = self.mid(
-                root,
-                ProofNumbers {
-                    pn: ProofNumbers::INF,
-                    dn: ProofNumbers::INF,
-                },
-                2,
-                budget,
-                false,
-            );
+            let r = self.mid(root, ProofNumbers::NO_THRESHOLD, 2, budget, false);
             root.undo();
             if r.pns.is_proven() {
                 out.push(m);

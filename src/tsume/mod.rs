@@ -115,6 +115,11 @@ impl ProofNumbers {
     };
     /// A fresh leaf.
     pub const LEAF: ProofNumbers = ProofNumbers { pn: 1, dn: 1 };
+    /// Thresholds that never stop a search: solve completely (or until a limit).
+    pub const NO_THRESHOLD: ProofNumbers = ProofNumbers {
+        pn: ProofNumbers::INF,
+        dn: ProofNumbers::INF,
+    };
     /// Whether proven.
     pub const fn is_proven(self) -> bool {
         self.pn == 0
