@@ -1,7 +1,8 @@
 //! 利かずの駒並べ: published counts, brute-force oracles, certificates.
 
 use shogi_lab::placement::{
-    brute_force_count, check_placement, Directions, First, PieceSet, Placement, Problem,
+    brute_force_count, check_placement, sweep_count, Directions, First, PieceSet, Placement,
+    Problem,
 };
 use shogi_lab::rules::PieceKind;
 use std::collections::HashSet;
@@ -136,6 +137,15 @@ fn solver_matches_brute_force_on_small_boards() {
             let slow = p.count_by_listing();
             assert_eq!(fast.count, brute, "{text} {files}x{ranks} {dirs:?} count");
             assert_eq!(slow.count, brute, "{text} {files}x{ranks} {dirs:?} listing");
+            if dirs == Directions::One {
+                // The sweep: the second, independent counting method (one direction).
+                let sweep = sweep_count(&p).expect("one direction");
+                assert_eq!(sweep.count, brute, "{text} {files}x{ranks} sweep");
+                assert_eq!(
+                    sweep.symmetric, slow.symmetric,
+                    "{text} {files}x{ranks} sweep symmetric"
+                );
+            }
             assert_eq!(
                 fast.symmetric, slow.symmetric,
                 "{text} {files}x{ranks} {dirs:?} symmetric"
