@@ -130,6 +130,8 @@ struct Child<M> {
     fixed: bool,
     seen: bool,
     drop_sq: Option<u8>,
+    /// An interposition on a square no defender guards: searched after the other replies.
+    later: bool,
     /// For a proven child: its proof pieces (the attacker hand its proof needs).
     ph: Hand,
     /// For a check: the hand kinds it drops / captures.
@@ -292,6 +294,12 @@ pub struct Solver<P: MatePosition> {
     /// Finite ply budgets only bound the mate length (every legal reply counts, no 無駄合
     /// rule): set while the default line walk re-proves nodes within their proof bounds.
     plain: bool,
+    refresh: u32,
+    serial: bool,
+    postpone: bool,
+    weak_or: bool,
+    weak_and: bool,
+    tie: u32,
     _pos: std::marker::PhantomData<P>,
 }
 
@@ -319,6 +327,13 @@ fn bound_plus(b: u16) -> u16 {
     }
 }
 
+fn knob(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 impl<P: MatePosition> Solver<P> {
     /// A solver with a fresh table of `opts.memory_mib` MiB.
     pub fn new(opts: SolverOptions) -> Self {
@@ -335,6 +350,12 @@ impl<P: MatePosition> Solver<P> {
             path_hash: 0,
             rep_table: HashMap::default(),
             plain: false,
+            refresh: knob("SL_REFRESH", 0),
+            serial: knob("SL_SERIAL", 1) != 0,
+            postpone: knob("SL_POSTPONE", 1) != 0,
+            weak_or: knob("SL_WEAK_OR", 0) != 0,
+            weak_and: knob("SL_WEAK_AND", 0) != 0,
+            tie: knob("SL_TIE", 0),
             _pos: std::marker::PhantomData,
         }
     }
@@ -468,8 +489,16 @@ impl<P: MatePosition> Solver<P> {
                     second = min_pn;
                     min_pn = c.pns.pn;
                     best = Some(i);
-                } else if c.pns.pn < second {
-                    second = c.pns.pn;
+                } else {
+                    if self.tie & 1 != 0
+                        && c.pns.pn == min_pn
+                        && c.pns.dn < ch[best.unwrap()].pns.dn
+                    {
+                        best = Some(i);
+                    }
+                    if c.pns.pn < second {
+                        second = c.pns.pn;
+                    }
                 }
             }
             if open == 0 {
@@ -482,7 +511,7 @@ impl<P: MatePosition> Solver<P> {
                     0,
                 );
             }
-            let dn = if WEAK {
+            let dn = if self.weak_or {
                 max_dn.saturating_add(open - 1)
             } else {
                 sum_dn
@@ -498,6 +527,7 @@ impl<P: MatePosition> Solver<P> {
             )
         } else {
             blocked.clear();
+            let hold = self.postpone && ch.iter().any(|c| !c.later && !c.pns.is_solved());
             let mut min_dn = ProofNumbers::INF;
             let mut second = ProofNumbers::INF;
             let mut best = None;
@@ -520,8 +550,12 @@ impl<P: MatePosition> Solver<P> {
                     proof_bound = proof_bound.max(c.bound);
                     continue;
                 }
+                if hold && c.later {
+                    continue;
+                }
                 if let Some(sq) = c.drop_sq {
                     // Lazy interposition: one open drop per square at a time.
+                    let sq = if self.serial { 0 } else { sq };
                     if blocked.contains(&sq) {
                         continue;
                     }
@@ -534,8 +568,22 @@ impl<P: MatePosition> Solver<P> {
                     second = min_dn;
                     min_dn = c.pns.dn;
                     best = Some(i);
-                } else if c.pns.dn < second {
-                    second = c.pns.dn;
+                } else {
+                    if self.tie & 2 != 0
+                        && c.pns.dn == min_dn
+                        && c.pns.pn < ch[best.unwrap()].pns.pn
+                    {
+                        best = Some(i);
+                    }
+                    if self.tie & 4 != 0
+                        && c.pns.dn == min_dn
+                        && c.pns.pn > ch[best.unwrap()].pns.pn
+                    {
+                        best = Some(i);
+                    }
+                    if c.pns.dn < second {
+                        second = c.pns.dn;
+                    }
                 }
             }
             if best.is_none() {
@@ -549,7 +597,7 @@ impl<P: MatePosition> Solver<P> {
                     0,
                 );
             }
-            let pn = if WEAK {
+            let pn = if self.weak_and {
                 max_pn.saturating_add(open - 1)
             } else {
                 sum_pn
@@ -666,7 +714,14 @@ impl<P: MatePosition> Solver<P> {
                 };
             }
             // Board moves first, then drops grouped by square (lazy interposition chains).
-            moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+            if self.serial {
+                moves.sort_by_key(|&m| {
+                    P::drop_square(m)
+                        .map_or(0, |s| 1 + pos.king_distance(s) as u32 * 128 + s as u32)
+                });
+            } else {
+                moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+            }
         }
         let my_pk = pos.position_key();
         self.path.insert(my_pk, depth);
@@ -680,6 +735,8 @@ impl<P: MatePosition> Solver<P> {
             // At AND nodes only the dropped kind is used (disproof pieces).
             let delta = pos.hand_delta(m);
             let defenders = if or { pos.defenders_of(m) } else { 0 };
+            let later =
+                !or && self.postpone && P::drop_square(m).is_some() && pos.guards_of(m) == 0;
 
             pos.play(m);
             let ckey = pos.board_key();
@@ -695,6 +752,7 @@ impl<P: MatePosition> Solver<P> {
                 fixed: false,
                 seen: false,
                 drop_sq: if or { None } else { P::drop_square(m) },
+                later,
                 ph: chand,
                 delta,
             };
@@ -807,8 +865,14 @@ impl<P: MatePosition> Solver<P> {
         let result = if let Some(e) = early {
             e
         } else {
+            let mut iter = 0u32;
             loop {
-                for c in children.iter_mut() {
+                iter += 1;
+                let refresh = self.refresh;
+                for c in children
+                    .iter_mut()
+                    .filter(|_| refresh != 0 && iter % refresh == 0)
+                {
                     if c.fixed || c.pns.is_solved() {
                         continue;
                     }
@@ -858,7 +922,7 @@ impl<P: MatePosition> Solver<P> {
                 {
                     inc = true;
                 }
-                if first && inc && std::env::var_os("NOTCA").is_none() {
+                if first && inc {
                     th.pn = th.pn.max(pns.pn.saturating_add(1));
                     th.dn = th.dn.max(pns.dn.saturating_add(1));
                 }
@@ -875,13 +939,21 @@ impl<P: MatePosition> Solver<P> {
                 let b = children[bi];
                 // Weak numbers: the node reaches its threshold when the best child reaches th - (open - 1).
                 let cth = if or {
-                    let others = if WEAK { open - 1 } else { pns.dn - b.pns.dn };
+                    let others = if self.weak_or {
+                        open - 1
+                    } else {
+                        pns.dn - b.pns.dn
+                    };
                     ProofNumbers {
                         pn: th.pn.min(sibling_bound(second)),
                         dn: th.dn.saturating_sub(others),
                     }
                 } else {
-                    let others = if WEAK { open - 1 } else { pns.pn - b.pns.pn };
+                    let others = if self.weak_and {
+                        open - 1
+                    } else {
+                        pns.pn - b.pns.pn
+                    };
                     ProofNumbers {
                         pn: th.pn.saturating_sub(others),
                         dn: th.dn.min(sibling_bound(second)),

@@ -73,6 +73,10 @@ pub trait MatePosition: Clone {
     /// For df-pn+ initial proof numbers (Nagai 2002): how many of the defender's pieces
     /// (king included) reach the destination of `m`, a move about to be played.
     fn defenders_of(&self, m: Self::Move) -> u32;
+    /// How many pieces of the side to move (king included) reach the destination of `m`.
+    fn guards_of(&self, m: Self::Move) -> u32;
+    /// Chebyshev distance from the side to move's king to square `sq` (0 without a king).
+    fn king_distance(&self, sq: u8) -> u8;
     /// 無駄合 (futile interposition; definition 1 of `specs/tsume.md`): if `m`, a reply of
     /// the side to move, interposes on the line of a single sliding checker, the positions
     /// after `m` and each legal recapture by that checker that gives check, with the

@@ -69,6 +69,18 @@ impl MatePosition for Position {
         let them = !Position::side_to_move(self);
         self.attackers_to(them, m.to(), self.occupied()).count()
     }
+    #[inline]
+    fn guards_of(&self, m: Move) -> u32 {
+        let me = Position::side_to_move(self);
+        self.attackers_to(me, m.to(), self.occupied()).count()
+    }
+    #[inline]
+    fn king_distance(&self, sq: u8) -> u8 {
+        Position::king(self, Position::side_to_move(self)).map_or(0, |k| {
+            let (a, b) = (k.index() as i32, sq as i32);
+            ((a / 9 - b / 9).abs()).max((a % 9 - b % 9).abs()) as u8
+        })
+    }
     fn futility_tests(&self, m: Move) -> Vec<Position> {
         let me = Position::side_to_move(self);
         let checkers = self.checkers();
