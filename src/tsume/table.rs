@@ -156,10 +156,16 @@ fn data_word(i: usize) -> usize {
     i / CLUSTER * CLUSTER_WORDS + CLUSTER + 3 * (i % CLUSTER)
 }
 
+/// Clusters in use at the start (512 KiB).
+const INITIAL_CLUSTERS: usize = 2048;
+
 /// The transposition table.
 pub struct Table {
     mem: Memory,
+    /// Slots of the whole mapping (the memory limit).
     slots: usize,
+    /// Clusters in use: a power of two that doubles (entries rehashed) while the table
+    /// is half full, up to the whole mapping; small problems touch little memory.
     clusters_mask: usize,
     used: usize,
     gc_threshold: u32,
@@ -179,7 +185,7 @@ impl Table {
         Table {
             mem: Memory::new(clusters * CLUSTER_WORDS),
             slots: clusters * CLUSTER,
-            clusters_mask: clusters - 1,
+            clusters_mask: clusters.min(INITIAL_CLUSTERS) - 1,
             used: 0,
             gc_threshold: 2,
             stats: TableStats::default(),
@@ -233,9 +239,38 @@ impl Table {
     }
 
     #[inline]
+    fn cluster_of(key: u64, mask: usize) -> usize {
+        ((key >> 8) ^ (key >> 40)) as usize & mask
+    }
+
+    #[inline]
     fn cluster(&self, key: u64) -> std::ops::Range<usize> {
-        let c = ((key >> 8) ^ (key >> 40)) as usize & self.clusters_mask;
+        let c = Self::cluster_of(key, self.clusters_mask);
         c * CLUSTER..(c + 1) * CLUSTER
+    }
+
+    /// Slots in use.
+    fn active_slots(&self) -> usize {
+        (self.clusters_mask + 1) * CLUSTER
+    }
+
+    /// Doubles the clusters in use: an entry of cluster `c` stays or moves to the
+    /// new cluster `c + old` (then empty), by the next bit of its key.
+    fn grow(&mut self) {
+        let old = self.clusters_mask + 1;
+        let mask = old * 2 - 1;
+        for c in 0..old {
+            let mut free = (c + old) * CLUSTER;
+            for i in c * CLUSTER..(c + 1) * CLUSTER {
+                let e = self.get(i);
+                if e.amount != 0 && Self::cluster_of(e.key, mask) != c {
+                    self.set(free, e);
+                    self.erase(i);
+                    free += 1;
+                }
+            }
+        }
+        self.clusters_mask = mask;
     }
 
     /// Looks up a node whose attacker holds `hand`, for a search allowed `budget` more plies.
@@ -377,7 +412,9 @@ impl Table {
             Some(i) => {
                 self.set(i, new);
                 self.used += 1;
-                if self.used * 10 >= self.slots * 9 {
+                if self.used * 2 >= self.active_slots() && self.active_slots() < self.slots {
+                    self.grow();
+                } else if self.used * 10 >= self.slots * 9 {
                     self.gc();
                 }
             }
@@ -393,7 +430,7 @@ impl Table {
     pub fn gc(&mut self) {
         self.stats.gc_runs += 1;
         loop {
-            for i in 0..self.slots {
+            for i in 0..self.active_slots() {
                 let e = self.get(i);
                 if e.amount != 0 && e.class() == 2 && e.amount < self.gc_threshold {
                     self.erase(i);
@@ -415,6 +452,7 @@ impl Table {
         }
         // A fresh mapping: the kernel zeroes only the pages used again.
         self.mem = Memory::new(self.slots / CLUSTER * CLUSTER_WORDS);
+        self.clusters_mask = (self.slots / CLUSTER).min(INITIAL_CLUSTERS) - 1;
         self.used = 0;
         self.gc_threshold = 2;
     }
@@ -520,6 +558,26 @@ mod tests {
             .with_count(PieceKind::Rook, 2)
             .add(PieceKind::Knight);
         assert_eq!(hand_from_raw(h.raw()), h);
+    }
+
+    #[test]
+    fn growing_keeps_every_entry() {
+        let mut t = Table::new(16);
+        let start = t.active_slots();
+        let n = 40_000u64;
+        let key = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !0xff;
+        for i in 0..n {
+            t.store(key(i), Hand::EMPTY, ProofNumbers::PROVEN, i as u16, 1, 1);
+        }
+        assert!(t.active_slots() > start, "the table grew");
+        assert_eq!(t.used() as u64 + t.stats.replaced, n);
+        let found = (0..n)
+            .filter(|&i| {
+                t.lookup(key(i), Hand::EMPTY, UNBOUNDED).map(|f| f.bound) == Some(i as u16)
+            })
+            .count() as u64;
+        assert_eq!(found, t.used() as u64);
+        assert!(t.stats.replaced * 100 < n, "few replacements while growing");
     }
 
     #[test]
