@@ -300,6 +300,8 @@ pub struct Solver<P: MatePosition> {
     weak_or: bool,
     weak_and: bool,
     tie: u32,
+    unknown_bounds: bool,
+    dn_checks: bool,
     _pos: std::marker::PhantomData<P>,
 }
 
@@ -356,6 +358,8 @@ impl<P: MatePosition> Solver<P> {
             weak_or: knob("SL_WEAK_OR", 0) != 0,
             weak_and: knob("SL_WEAK_AND", 0) != 0,
             tie: knob("SL_TIE", 0),
+            unknown_bounds: knob("SL_UB", 1) != 0,
+            dn_checks: knob("SL_DNCHECKS", 1) != 0,
             _pos: std::marker::PhantomData,
         }
     }
@@ -810,8 +814,15 @@ impl<P: MatePosition> Solver<P> {
                         pn: (n + squares).max(1) + guarded,
                         dn: 1,
                     };
+                    if self.unknown_bounds {
+                        let b = self.table.bounds(ckey, chand);
+                        c.pns = ProofNumbers {
+                            pn: c.pns.pn.max(b.pn),
+                            dn: c.pns.dn.max(b.dn),
+                        };
+                    }
                 }
-            } else if INIT_DN_BY_CHECKS {
+            } else if self.dn_checks {
                 // The defender's reply leaves the attacker this many checks: its disproof number.
                 scratch.clear();
                 pos.checks(&mut scratch);
@@ -831,6 +842,13 @@ impl<P: MatePosition> Solver<P> {
                         pn: 1,
                         dn: scratch.len() as u32,
                     };
+                    if self.unknown_bounds {
+                        let b = self.table.bounds(ckey, chand);
+                        c.pns = ProofNumbers {
+                            pn: c.pns.pn.max(b.pn),
+                            dn: c.pns.dn.max(b.dn),
+                        };
+                    }
                 }
             }
             pos.undo();

@@ -323,6 +323,31 @@ impl Table {
         exact
     }
 
+    /// Lower bounds on the proof numbers of an unstored node from the unsolved entries
+    /// of the same board (superiority, as for solved entries): with fewer pieces in hand
+    /// than an entry the attacker needs at least its proof number, with more the
+    /// defender needs at least its disproof number. `(1, 1)` without such entries.
+    pub fn bounds(&self, key: u64, hand: Hand) -> ProofNumbers {
+        let hand = hand.raw();
+        let mut out = ProofNumbers { pn: 1, dn: 1 };
+        for i in self.cluster(key) {
+            if self.key(i) != key {
+                continue;
+            }
+            let e = self.get(i);
+            if e.amount == 0 || e.class() != 2 {
+                continue;
+            }
+            if dominates(e.hand, hand) {
+                out.pn = out.pn.max(e.pn);
+            }
+            if dominates(hand, e.hand) {
+                out.dn = out.dn.max(e.dn);
+            }
+        }
+        out
+    }
+
     /// Stores a node. Proofs keep the shortest bound, disproofs the largest budget;
     /// an unsolved value never overwrites a solved one.
     pub fn store(
