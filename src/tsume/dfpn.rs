@@ -414,6 +414,18 @@ impl<P: MatePosition> Solver<P> {
         result
     }
 
+    /// `pns` raised to the bounds the table's unsolved entries imply ([`UNKNOWN_BOUNDS`]).
+    fn with_bounds(&self, pns: ProofNumbers, key: u64, hand: Hand) -> ProofNumbers {
+        if !UNKNOWN_BOUNDS {
+            return pns;
+        }
+        let b = self.table.bounds(key, hand);
+        ProofNumbers {
+            pn: pns.pn.max(b.pn),
+            dn: pns.dn.max(b.dn),
+        }
+    }
+
     /// Searches from `pos` (at ply 1 of the current path) until solved or aborted.
     fn search_root(&mut self, pos: &mut P, budget: u16) -> NodeOut {
         self.path.clear();
@@ -778,13 +790,7 @@ impl<P: MatePosition> Solver<P> {
                         pn: (n + squares).max(1) + guarded,
                         dn: 1,
                     };
-                    if UNKNOWN_BOUNDS {
-                        let b = self.table.bounds(ckey, chand);
-                        c.pns = ProofNumbers {
-                            pn: c.pns.pn.max(b.pn),
-                            dn: c.pns.dn.max(b.dn),
-                        };
-                    }
+                    c.pns = self.with_bounds(c.pns, ckey, chand);
                 }
             } else if INIT_DN_BY_CHECKS {
                 // The defender's reply leaves the attacker this many checks: its disproof number.
@@ -806,13 +812,7 @@ impl<P: MatePosition> Solver<P> {
                         pn: 1,
                         dn: scratch.len() as u32,
                     };
-                    if UNKNOWN_BOUNDS {
-                        let b = self.table.bounds(ckey, chand);
-                        c.pns = ProofNumbers {
-                            pn: c.pns.pn.max(b.pn),
-                            dn: c.pns.dn.max(b.dn),
-                        };
-                    }
+                    c.pns = self.with_bounds(c.pns, ckey, chand);
                 }
             }
             pos.undo();
