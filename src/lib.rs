@@ -11,13 +11,25 @@
 //! assert_eq!(pos.legal_moves().len(), 30);
 //! assert_eq!(shogi_lab::rules::perft(&mut pos.clone(), 2), 900);
 //! ```
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: PyO3's macros expand to `unsafe` blocks, so the
+// `python` module (feature-gated) alone carries `#[allow(unsafe_code)]`.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod certificate;
 pub mod cli;
 pub mod experiments;
 pub mod notation;
+pub mod output;
 pub mod placement;
+#[cfg(feature = "python")]
+// `unexpected_cfgs`: pyo3 0.22's `create_exception!` tests its own `gil-refs` feature.
+#[allow(unsafe_code, unexpected_cfgs)]
+mod python;
 pub mod quantum;
+pub mod render;
+pub mod resources;
 pub mod rules;
+pub mod shard;
+pub mod testdata;
 pub mod tsume;

@@ -31,6 +31,37 @@ proptest! {
     }
 
     #[test]
+    fn bulk_count_equals_generated_moves(pos in strategies::position()) {
+        prop_assert_eq!(pos.count_legal_moves(), pos.legal_moves().len(), "{}", write_sfen(&pos));
+    }
+
+    /// The documented order (the tsume solver's node counts depend on it): king moves, board
+    /// moves by origin then destination (promotion first), drops by kind (歩香桂銀金角飛) then square.
+    #[test]
+    fn generation_order_is_the_documented_one(pos in strategies::position()) {
+        let king = pos.king(pos.side_to_move());
+        let key = |m: Move| match m {
+            Move::Normal { from, to, promote } if Some(from) == king => (0, 0, to.index(), !promote as usize),
+            Move::Normal { from, to, promote } => (1, from.index(), to.index(), !promote as usize),
+            Move::Drop { kind, to } => (2, kind.index(), to.index(), 0),
+        };
+        let keys: Vec<_> = pos.legal_moves().iter().map(|&m| key(m)).collect();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}", write_sfen(&pos));
+    }
+
+    #[test]
+    fn is_attacked_matches_attackers_to(pos in strategies::position(), drop_mask in any::<u128>()) {
+        // Random occupancies too: the slider early exits must not depend on the real board.
+        let occ = shogi_lab::rules::Bitboard(pos.occupied().0 & (drop_mask | !0u128 << 64));
+        for c in shogi_lab::rules::Color::ALL {
+            for sq in Square::all() {
+                prop_assert_eq!(pos.is_attacked(c, sq, occ), !pos.attackers_to(c, sq, occ).is_empty(),
+                    "{:?} {} {}", c, sq, write_sfen(&pos));
+            }
+        }
+    }
+
+    #[test]
     fn incremental_key_matches_recomputed_after_random_play_and_undo(pos in strategies::position(), seed in any::<u64>()) {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

@@ -1,5 +1,6 @@
 //! Every count in `specs/perft/*.perft` up to a node limit (set `SHOGI_LAB_PERFT_LIMIT`
-//! to raise it, e.g. 600000000 for the slow depths).
+//! to raise it); the deep tier (`cargo test --release -- --ignored`, run by `.ci/run`)
+//! checks every count, slow depths included.
 
 use shogi_lab::experiments::perft_speed::{embedded_cases, read_perft_specs, SPEC_FILES};
 use shogi_lab::notation::sfen::parse_position;
@@ -48,7 +49,21 @@ fn spec_files_list_every_required_case() {
 
 #[test]
 fn perft_counts_match_specs_within_node_limit() {
-    let limit = limit();
+    let checked = check_counts_up_to(limit());
+    assert!(checked >= 14, "only {checked} counts checked");
+}
+
+/// Deep tier: every count, startpos depth 6 (547 581 517) and matsuri depth 4 included.
+#[test]
+#[ignore = "deep tier: about 20 CPU s; run by .ci/run with --ignored"]
+fn perft_counts_match_specs_at_every_depth() {
+    let checked = check_counts_up_to(u64::MAX);
+    let all: usize = embedded_cases().iter().map(|c| c.counts.len()).sum();
+    assert_eq!(checked, all);
+}
+
+/// Checks each spec count of at most `limit` nodes; returns how many were checked.
+fn check_counts_up_to(limit: u64) -> usize {
     let mut checked = 0;
     for case in embedded_cases() {
         let mut pos = parse_position(&case.sfen, Rules::STANDARD)
@@ -61,7 +76,7 @@ fn perft_counts_match_specs_within_node_limit() {
             checked += 1;
         }
     }
-    assert!(checked >= 14, "only {checked} counts checked");
+    checked
 }
 
 #[test]

@@ -70,11 +70,14 @@ fn probabilities_json_shape() {
     ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["total"], "3");
+    // Kinds labelled by their letters; zero entries left out; exact fractions as strings.
+    assert_eq!(v["worlds"], "3");
+    assert_eq!(v["counts"][0], serde_json::json!({"R": "1", "L": "2"}));
     assert_eq!(
-        v["counts"][0],
-        serde_json::json!(["0", "1", "0", "0", "0", "0", "2", "0"])
+        v["probabilities"][0],
+        serde_json::json!({"R": "1/3", "L": "2/3"})
     );
+    assert_eq!(v["probabilities"][3], serde_json::json!({"K": "1"}));
     assert_eq!(v["counts"].as_array().unwrap().len(), 20);
 }
 

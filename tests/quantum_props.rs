@@ -7,9 +7,11 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shogi_lab::quantum::brute;
+use shogi_lab::quantum::certify;
 use shogi_lab::quantum::counting::SubsetPass;
 use shogi_lab::quantum::enumeration::{marginals, Diagram, DiagramEngine};
 use shogi_lab::quantum::ratio::Ratio;
+use shogi_lab::quantum::sat::CertifiedSat;
 use shogi_lab::quantum::{apply, engines, Convergence, Kind, KindSet, Observation, World, PIECES};
 
 // ---- strategies (all generators live here) ----
@@ -81,6 +83,16 @@ fn small_world() -> impl Strategy<Value = World> {
 fn all_engines_agree(w: &World) -> Result<(), TestCaseError> {
     let es = engines();
     let first = es[0].converge(w);
+    // The certificate (witnesses and Hall violators) checks and agrees with every engine.
+    let cert = certify::certify(w);
+    prop_assert_eq!(certify::check(w, &cert), Ok(()), "certificate of {}", w);
+    match (&cert, &first) {
+        (certify::Certificate::Converged { output, .. }, Ok(c)) => {
+            prop_assert_eq!(output, &c.world)
+        }
+        (certify::Certificate::Contradiction { .. }, Err(_)) => {}
+        _ => prop_assert!(false, "certificate and {} disagree on {}", es[0].name(), w),
+    }
     for e in &es {
         let r = e.converge(w);
         match (&r, &first) {
@@ -183,6 +195,19 @@ proptest! {
         let mut fixed = w;
         fixed.0[piece] = KindSet::single(k);
         prop_assert_eq!(SubsetPass.converge(&fixed).unwrap().world, after);
+    }
+}
+
+proptest! {
+    // A fresh solver and a checked DRAT refutation per unsatisfiable call: few cases.
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn drat_certified_sat_agrees(w in prop_oneof![history_world(), random_world()]) {
+        let want = SubsetPass.converge(&w);
+        let got = CertifiedSat.converge(&w);
+        prop_assert_eq!(got.as_ref().ok(), want.as_ref().ok(), "on {}", w);
+        prop_assert_eq!(got.is_ok(), want.is_ok(), "on {}", w);
     }
 }
 

@@ -61,8 +61,22 @@ fn random_problem(rng: &mut ChaCha8Rng) -> Option<Position> {
     (!pos.in_check()).then_some(pos)
 }
 
+/// Fast tier: the first 40 generated positions (a few seconds of CPU).
 #[test]
 fn solver_agrees_with_naive_minimax_on_generated_positions() {
+    agree_on_generated_positions(40, 8);
+}
+
+/// Deep tier (`cargo test --release -- --ignored`, run by `.ci/run`): 300 positions.
+#[test]
+#[ignore = "deep tier: about 10 CPU minutes; run by .ci/run with --ignored"]
+fn solver_agrees_with_naive_minimax_on_300_generated_positions() {
+    agree_on_generated_positions(300, 40);
+}
+
+/// Solves `count` generated positions (seed 5) both ways; at least `min_each`
+/// of them must be mates and as many complete disproofs, so the test can fail.
+fn agree_on_generated_positions(count: usize, min_each: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (mut mates, mut checked) = (0, 0);
     let opts = SolverOptions {
@@ -80,7 +94,7 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
         ..SolverOptions::default()
     };
     let mut nomates = 0;
-    while checked < 300 {
+    while checked < count {
         let Some(pos) = random_problem(&mut rng) else {
             continue;
         };
@@ -127,11 +141,11 @@ fn solver_agrees_with_naive_minimax_on_generated_positions() {
     }
     eprintln!("{mates} mates, {nomates} complete disproofs among {checked}");
     assert!(
-        nomates >= 40,
+        nomates >= min_each,
         "only {nomates} complete disproofs: too few to test anything"
     );
     assert!(
-        mates >= 40,
+        mates >= min_each,
         "only {mates} mates among {checked}: the generator is too weak to test anything"
     );
 }

@@ -50,8 +50,9 @@ def main():
         n = cshogi_perft(board, depth)
         secs = time.perf_counter() - t
         assert n == ours["nodes"], (name, n, ours["nodes"])
-        our_nps = ours["nodes"] / max(ours["time_ms"], 1) * 1000
-        rows.append((name, depth, n, ours["time_ms"] / 1000, our_nps, secs, n / secs, our_nps / (n / secs)))
+        # time_ms is an integer; nps is computed from the exact elapsed time.
+        our_nps = ours["nps"]
+        rows.append((name, depth, n, n / our_nps, our_nps, secs, n / secs, our_nps / (n / secs)))
     lines = [
         "# Perft: shogi-lab vs cshogi",
         "",

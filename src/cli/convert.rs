@@ -1,10 +1,12 @@
-//! `shogi-lab convert --to kif|ki2|csa|sfen|usi FILE|-`: converts game records.
+//! `shogi-lab convert --to kif|ki2|csa|jkf|sfen|usi FILE|-`: converts game records.
 
 use super::Failure;
 use crate::notation::csa::{read_csa, write_csa_games};
+use crate::notation::jkf::write_jkf;
 use crate::notation::kif::{read_kif, write_kif, Flavor};
 use crate::notation::record::{decode, Record};
 use crate::notation::sfen::{parse_usi_position, write_sfen, write_usi_position};
+use crate::output::gen::GenRecord;
 use crate::rules::Rules;
 use std::io::Read;
 
@@ -21,6 +23,8 @@ pub enum Format {
     Sfen,
     /// One USI `position … moves …` line per game.
     Usi,
+    /// JSON Kifu Format, one JSON object a line per game (Kifu for JS, tsshogi, ShogiHome).
+    Jkf,
 }
 
 /// Arguments of `shogi-lab convert`.
@@ -34,6 +38,10 @@ pub struct ConvertArgs {
     /// For `--to sfen`: the number of main-line moves to play first.
     #[arg(long, default_value_t = 0)]
     pub ply: usize,
+    /// One JSON object a line per game: `start`, `moves`, `sfen`, `outcome`, `format`, `text`
+    /// (specs/schema/gen-records.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Reads records from bytes: CSA if the name ends in `.csa` or the text looks like CSA,
@@ -93,6 +101,12 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
         std::fs::read(&a.file).map_err(|e| Failure::input(format!("{}: {e}", a.file)))?
     };
     let recs = read_records(&a.file, &bytes)?;
+    if a.json {
+        for r in &recs {
+            super::emit(crate::output::to_line(&record_json(r, a.to, a.ply)?));
+        }
+        return Ok(());
+    }
     match a.to {
         Format::Kif | Format::Ki2 => {
             let flavor = if a.to == Format::Kif {
@@ -121,6 +135,42 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
                 super::emit(write_usi_position(&r.start, &r.main_moves()));
             }
         }
+        Format::Jkf => {
+            for r in &recs {
+                super::emit(write_jkf(r));
+            }
+        }
     }
     Ok(())
+}
+
+/// One game as a [`GenRecord`]: its start, moves, final position, outcome and the text in `to`.
+fn record_json(r: &Record, to: Format, ply: usize) -> Result<GenRecord, Failure> {
+    let moves = r.main_moves();
+    let game = crate::rules::Game::from_moves(r.start.clone(), &moves)
+        .map_err(|(i, e)| Failure::input(format!("move {}: {e}", i + 1)))?;
+    let (format, text) = match to {
+        Format::Kif => ("kif", write_kif(r, Flavor::Kif)),
+        Format::Ki2 => ("ki2", write_kif(r, Flavor::Ki2)),
+        Format::Csa => ("csa", write_csa_games(std::slice::from_ref(r))),
+        Format::Jkf => ("jkf", write_jkf(r)),
+        Format::Usi => ("usi", write_usi_position(&r.start, &moves)),
+        Format::Sfen => (
+            "sfen",
+            write_sfen(&r.position_after(ply).ok_or_else(|| {
+                Failure::input(format!(
+                    "--ply {ply} but the main line has {} moves",
+                    moves.len()
+                ))
+            })?),
+        ),
+    };
+    Ok(GenRecord {
+        start: write_sfen(&r.start),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        sfen: write_sfen(game.position()),
+        outcome: game.outcome().into(),
+        format,
+        text,
+    })
 }

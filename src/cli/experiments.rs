@@ -17,6 +17,10 @@ pub struct ExperimentsArgs {
     /// Where to write the tables.
     #[arg(long, default_value = "paper/results")]
     pub out: PathBuf,
+    /// Print one JSON object per experiment (`name`, `description`, `tables`, `time_ms`)
+    /// instead of its Markdown (the Markdown file is still written).
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
@@ -54,6 +58,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             bar.set_length(total);
             bar.set_position(done);
         };
+        let started = std::time::Instant::now();
         let tables = (e.run)(config, &progress)
             .map_err(|m| Failure::internal(format!("experiment {}: {m}", e.name)))?;
         bar.finish_and_clear();
@@ -71,7 +76,27 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         let path = a.out.join(format!("{stem}.md"));
         std::fs::write(&path, &md)
             .map_err(|err| Failure::input(format!("cannot write {}: {err}", path.display())))?;
-        super::emit(&md);
+        if a.json {
+            super::emit(crate::output::to_line(
+                &crate::output::experiments::ExperimentOut {
+                    name: e.name,
+                    description: e.description,
+                    tables: tables
+                        .iter()
+                        .map(|t| crate::output::experiments::TableOut {
+                            title: t.title.clone(),
+                            columns: t.columns.clone(),
+                            rows: t.rows.clone(),
+                            notes: t.notes.clone(),
+                        })
+                        .collect(),
+                    file: path.display().to_string(),
+                    time_ms: crate::output::millis(started.elapsed()),
+                },
+            ));
+        } else {
+            super::emit(&md);
+        }
         eprintln!("wrote {}", path.display());
     }
     Ok(())

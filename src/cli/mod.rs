@@ -1,12 +1,16 @@
 //! The `shogi-lab` command line: argument parsing, progress bars, text and
 //! JSON output. Exit codes: 0 ok, 1 no answer within limits, 2 bad input.
 
-mod convert;
+pub mod certificate;
+pub(crate) mod convert;
+mod diff;
 mod experiments;
+mod gen;
 mod moves;
 mod perft;
 mod place;
 mod quantum;
+mod show;
 mod tsume;
 
 use clap::{Parser, Subcommand};
@@ -71,8 +75,16 @@ pub enum Command {
     Experiments(experiments::ExperimentsArgs),
     /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
     Tsume(tsume::TsumeArgs),
-    /// Run as a USI engine answering `go mate`.
+    /// Run as a USI mate engine (`go mate` → `checkmate`, `go` → `bestmove`); the same as `shogi-lab-usi`.
     Usi,
+    /// Differential tests of another program: legal moves, perft, mate (exit 1 on a disagreement).
+    Diff(diff::DiffArgs),
+    /// Seeded, reproducible test vectors as JSON lines: positions, tsume, quantum worlds, records.
+    Gen(gen::GenArgs),
+    /// Show a position or a record's position: BOD diagram, SVG picture (--svg FILE).
+    Show(show::ShowArgs),
+    /// Check a tsume certificate (exit 0 valid, 1 invalid naming the first failing node, 2 unreadable).
+    CheckCertificate(certificate::CheckArgs),
 }
 
 /// Runs a parsed command line.
@@ -89,6 +101,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Tsume(a) => tsume::run(a),
         Command::Usi => tsume::run_usi(),
         Command::Place(a) => place::run(a),
+        Command::Diff(a) => diff::run(a),
+        Command::Gen(a) => gen::run(a),
+        Command::Show(a) => show::run(a),
+        Command::CheckCertificate(a) => certificate::run_check(a),
     }
 }
 

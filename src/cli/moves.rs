@@ -8,6 +8,9 @@ use std::io::Read;
 pub struct MovesArgs {
     /// A file with one SFEN per line (`#` comments, blank lines allowed), or `-` for stdin.
     pub file: String,
+    /// One JSON object a line: `{"sfen":…, "moves":[…]}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Prints `<SFEN>\t<legal USI moves, sorted, space-separated>` per input line — the
@@ -31,7 +34,14 @@ pub fn run(a: MovesArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::input(format!("{}:{}: {e}", a.file, i + 1)))?;
         let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         moves.sort();
-        super::emit(format!("{line}\t{}", moves.join(" ")));
+        if a.json {
+            super::emit(crate::output::to_line(&crate::output::rules::MovesOut {
+                sfen: crate::notation::sfen::write_sfen(&pos),
+                moves,
+            }));
+        } else {
+            super::emit(format!("{line}\t{}", moves.join(" ")));
+        }
     }
     Ok(())
 }

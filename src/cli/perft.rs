@@ -32,18 +32,19 @@ pub fn run(a: PerftArgs) -> Result<(), Failure> {
     let secs = t.elapsed().as_secs_f64();
     let nps = total as f64 / secs.max(1e-9);
     if a.json {
-        let mut obj = serde_json::json!({
-            "sfen": crate::notation::sfen::write_sfen(&pos),
-            "depth": a.depth, "nodes": total, "time_ms": (secs * 1e6).round() / 1e3, "nps": nps.round() as u64,
-        });
-        if let Some(d) = &divide {
-            obj["divide"] = d
-                .iter()
-                .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
-                .collect::<serde_json::Map<_, _>>()
-                .into();
-        }
-        super::emit(format!("{obj}"));
+        let out = crate::output::rules::PerftOut {
+            sfen: crate::notation::sfen::write_sfen(&pos),
+            depth: a.depth,
+            nodes: total,
+            time_ms: (secs * 1e3) as u64,
+            nps: nps.round() as u64,
+            divide: divide.as_ref().map(|d| {
+                d.iter()
+                    .map(|(m, n)| (m.to_string(), *n))
+                    .collect::<std::collections::BTreeMap<_, _>>()
+            }),
+        };
+        super::emit(crate::output::to_line(&out));
     } else {
         if let Some(d) = &divide {
             for (m, n) in d {

@@ -1,42 +1,18 @@
 //! `shogi-lab quantum converge|probabilities|observe`.
 
+mod certified;
 mod game;
 
 use super::{emit, Failure};
+use crate::output::quantum::{tokens, ConflictOut, ConvergeOut, ObserveOut, ProbabilitiesOut};
 use crate::quantum::enumeration::{render_table, Diagram};
-use crate::quantum::{engine_by_name, Converged, Kind, KindSet, World, PIECES};
+use crate::quantum::{engine_by_name, Converged, World, PIECES};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-// Output records; field order is the documented JSON order.
-#[derive(Serialize)]
-struct ConsistentOut {
-    consistent: bool,
-    world: Vec<String>,
-    used_up: String,
-}
-#[derive(Serialize)]
-struct ConflictOut<'a> {
-    consistent: bool,
-    conflict: &'a [usize],
-}
-#[derive(Serialize)]
-struct ProbabilitiesOut {
-    total: String,
-    counts: Vec<Vec<String>>,
-}
-#[derive(Serialize)]
-struct ObserveOut {
-    piece: usize,
-    kind: String,
-    probability: String,
-    world: Vec<String>,
-    used_up: String,
-}
-
 fn to_json(v: &impl Serialize) -> String {
-    serde_json::to_string(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    crate::output::to_line(v)
 }
 
 /// Arguments of `shogi-lab quantum`.
@@ -60,6 +36,10 @@ pub enum QuantumCommand {
         /// JSON output.
         #[arg(long)]
         json: bool,
+        /// Also print a certificate (a witness assignment per kept kind, a Hall
+        /// violator per removed kind or for the contradiction), checked in-process.
+        #[arg(long)]
+        certify: bool,
         /// The 20 domains.
         #[arg(required = true, num_args = 1..)]
         world: Vec<String>,
@@ -100,23 +80,21 @@ pub enum EngineName {
     Counting,
     /// The shogitter class-subset peel.
     Peel,
-    /// CNF + varisat.
+    /// CNF + varisat; every unsatisfiable call certified by a checked DRAT refutation.
     Sat,
     /// The capacity-vector decision diagram.
     Enumeration,
+    /// Régin's matching filter.
+    Matching,
 }
 
 fn read_world(tokens: &[String]) -> Result<World, Failure> {
     World::parse_exact(&tokens.join(" ")).map_err(|e| Failure::input(format!("bad world: {e}")))
 }
 
-fn tokens(w: &World) -> Vec<String> {
-    w.0.iter().map(KindSet::to_string).collect()
-}
-
 fn print_converged(c: &Converged, json: bool) {
     if json {
-        emit(to_json(&ConsistentOut {
+        emit(to_json(&ConvergeOut {
             consistent: true,
             world: tokens(&c.world),
             used_up: c.used_up.to_string(),
@@ -137,22 +115,28 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
         QuantumCommand::Converge {
             engine,
             json,
+            certify,
             world,
         } => {
             let w = read_world(&world)?;
             let name = match engine {
                 EngineName::Counting => "counting",
                 EngineName::Peel => "peel",
-                EngineName::Sat => "sat",
+                EngineName::Sat => "sat-drat",
                 EngineName::Enumeration => "enumeration",
+                EngineName::Matching => "matching",
             };
             let e = engine_by_name(name)
                 .ok_or_else(|| Failure::internal(format!("engine {name} missing")))?;
-            match e.converge(&w) {
+            let answer = e.converge(&w);
+            if certify {
+                return certified::print(&w, &answer, json);
+            }
+            match answer {
                 Ok(c) => print_converged(&c, json),
                 Err(c) if json => emit(to_json(&ConflictOut {
                     consistent: false,
-                    conflict: &c.conflict,
+                    conflict: c.conflict.clone(),
                 })),
                 Err(c) => {
                     let doms: Vec<String> = c
@@ -168,18 +152,7 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
             let w = read_world(&world)?;
             let d = Diagram::build(&w);
             if json {
-                let counts: Vec<Vec<String>> = (0..PIECES)
-                    .map(|i| {
-                        Kind::ALL
-                            .iter()
-                            .map(|&k| d.count(i, k).to_string())
-                            .collect()
-                    })
-                    .collect();
-                emit(to_json(&ProbabilitiesOut {
-                    total: d.total().to_string(),
-                    counts,
-                }));
+                emit(to_json(&ProbabilitiesOut::new(&d)));
             } else {
                 emit(render_table(&d).trim_end());
             }

@@ -3,6 +3,7 @@
 use super::{emit, Failure};
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
+use crate::output::tsume::TsumeOut;
 use crate::tsume::problems::{read_problems, Problem};
 use crate::tsume::{load_problem, solve, DefenderHand, Outcome, SolverOptions};
 use std::time::Duration;
@@ -13,17 +14,21 @@ pub struct TsumeArgs {
     /// A SFEN (quoted), a KIF/KI2/CSA record (e.g. a BOD tsume diagram; hands as written there),
     /// a file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments), or `-` for stdin.
     pub input: String,
-    /// Node limit per problem.
+    /// Node limit per problem (reproducible, unlike --time).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Time limit per problem, in seconds.
-    #[arg(long)]
+    /// Wall-clock time limit per problem, in seconds (finite, ≥ 0).
+    #[arg(long, value_parser = parse_seconds)]
     pub time: Option<f64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    pub memory: usize,
-    /// Find the shortest mate (攻方最短・玉方最長; see specs/tsume.md).
+    /// Transposition table size in MiB (checked against the memory the machine has).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub memory: u64,
+    /// Report the first mate proven, of any length, instead of the solution (the
+    /// proven-shortest line, 攻方最短・玉方最長; see specs/tsume.md).
     #[arg(long)]
+    pub any_mate: bool,
+    /// The default (kept for old scripts): the proven-shortest line.
+    #[arg(long, hide = true, conflicts_with = "any_mate")]
     pub shortest: bool,
     /// Look for other mating first moves (余詰) with this many nodes each.
     #[arg(long, default_value_t = 0)]
@@ -37,9 +42,30 @@ pub struct TsumeArgs {
     /// One JSON object per problem.
     #[arg(long)]
     pub json: bool,
+    /// Print each problem's board (BOD diagram) before its answer (text output).
+    #[arg(long)]
+    pub show: bool,
+    /// Solve only part I of N (0-based) of the problem list: a contiguous block,
+    /// so the N parts' outputs concatenated in order are the whole output.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shard::Shard>,
     /// With a KIF/KI2/CSA file: solve the position after this many main-line moves.
     #[arg(long, default_value_t = 0)]
     pub ply: usize,
+}
+
+/// A time in seconds: finite and not negative.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if !t.is_finite() || !(0.0..=1e9).contains(&t) {
+        return Err(format!(
+            "{s:?}: the time must be a finite number of seconds between 0 and 1e9"
+        ));
+    }
+    Ok(t)
 }
 
 fn problems_of(input: &str, ply: usize) -> Result<(Vec<Problem>, bool), Failure> {
@@ -98,13 +124,20 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     if problems.is_empty() {
         return Err(Failure::input("no problems in the input"));
     }
+    let problems = match a.shard {
+        Some(shard) => problems[shard.items(problems.len())].to_vec(),
+        None => problems,
+    };
+    crate::resources::check_memory_request(a.memory << 20, "--memory")
+        .map_err(|e| Failure::input(e.to_string()))?;
     let opts = SolverOptions {
         nodes: a.nodes,
         time: a.time.map(Duration::from_secs_f64),
-        memory_mib: a.memory.max(1),
-        shortest: a.shortest,
+        memory_mib: a.memory as usize,
+        shortest: !a.any_mate,
         alt_nodes: a.alt_nodes,
         max_plies: a.max_plies,
+        control: None,
     };
     let defender = if a.defender_hand_as_given || hands_given {
         DefenderHand::AsGiven
@@ -128,13 +161,29 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 bad += 1;
                 let msg = format!("{} (line {}): {e}", p.id, p.line);
                 if a.json {
-                    emit(serde_json::json!({"id": p.id, "sfen": p.sfen, "error": e.to_string()}));
+                    emit(crate::output::to_line(&TsumeOut {
+                        id: p.id.clone(),
+                        sfen: p.sfen.clone(),
+                        result: "error",
+                        plies: None,
+                        shortest: None,
+                        usi: None,
+                        kif: None,
+                        no_mate_within: None,
+                        alternatives: None,
+                        nodes: 0,
+                        time_ms: 0,
+                        error: Some(e.to_string()),
+                    }));
                 } else {
                     emit(format!("{}: bad input: {msg}", p.id));
                 }
                 continue;
             }
         };
+        if a.show && !a.json {
+            emit(pos.to_string());
+        }
         let r = solve(&pos, &opts);
         if r.outcome == Outcome::Unknown {
             unsolved += 1;
@@ -142,26 +191,23 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         let ms = r.stats.time.as_millis() as u64;
         let plies = (r.outcome == Outcome::Mate).then_some(r.line.len());
         if a.json {
-            let mut o = serde_json::json!({
-                "id": p.id, "sfen": write_sfen(&pos), "result": r.outcome.as_str(), "plies": plies,
-                "usi": r.line_usi(), "kif": (r.outcome == Outcome::Mate).then(|| ki2_line(&pos, &r.line)),
-                "nodes": r.stats.nodes, "time_ms": ms,
-            });
-            if let Some(n) = r.no_mate_within {
-                o["no_mate_within"] = n.into();
-            }
-            if let Some(s) = r.shortest {
-                o["shortest"] = s.into();
-            }
-            if a.alt_nodes > 0 {
-                o["alternatives"] = r
-                    .alternatives
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .into();
-            }
-            let line = o.to_string();
+            let mate = r.outcome == Outcome::Mate;
+            let o = TsumeOut {
+                id: p.id.clone(),
+                sfen: write_sfen(&pos),
+                result: r.outcome.as_str(),
+                plies,
+                shortest: if mate { r.shortest } else { None },
+                usi: mate.then(|| r.line_usi()),
+                kif: mate.then(|| ki2_line(&pos, &r.line)),
+                no_mate_within: r.no_mate_within,
+                alternatives: (a.alt_nodes > 0)
+                    .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
+                nodes: r.stats.nodes,
+                time_ms: ms,
+                error: None,
+            };
+            let line = crate::output::to_line(&o);
             match &bar {
                 Some(b) => b.suspend(|| emit(line)),
                 None => emit(line),
@@ -232,6 +278,10 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
 /// # Errors
 /// Exit 3 on an I/O error.
 pub fn run_usi() -> Result<(), Failure> {
-    crate::tsume::usi::run_usi(std::io::stdin().lock(), std::io::stdout().lock())
-        .map_err(|e| Failure::internal(format!("usi: {e}")))
+    match crate::tsume::usi::run_usi(std::io::stdin(), std::io::stdout()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::internal(format!("usi: cannot write output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }

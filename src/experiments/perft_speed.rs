@@ -178,6 +178,9 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
                 if config.full { " --full" } else { "" }
             ),
             "Counts are checked against `specs/perft/*.perft`; a mismatch fails the experiment.".into(),
+            "Side by side with haitaka, yasai and cshogi (CPU time, one run, engines alternating): \
+             `python3 paper/scripts/perft_peers.py` → `paper/results/perft-peers.md`."
+                .into(),
         ],
     }])
 }

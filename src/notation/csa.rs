@@ -37,7 +37,7 @@ fn kind_of(code: &str) -> Option<PieceKind> {
     CODES.iter().find(|(c, _)| *c == code).map(|(_, k)| *k)
 }
 
-fn code_of(kind: PieceKind) -> &'static str {
+pub(crate) fn code_of(kind: PieceKind) -> &'static str {
     CODES
         .iter()
         .find(|(_, k)| *k == kind)
@@ -140,21 +140,33 @@ pub fn read_csa(text: &str) -> Result<Vec<Record>, RecordError> {
             g = GameB::new();
             continue;
         }
-        if let Some(c) = line.strip_prefix('\'') {
-            if let Some(c) = c.strip_prefix('*') {
-                match g.moves.last_mut() {
-                    Some(m) => m.comments.push(c.to_string()),
-                    None => g.start_comments.push(c.to_string()),
-                }
-            }
-            continue;
-        }
-        for stmt in line.split(',') {
+        // Statements are separated by `,`; a `'` statement (floodgate's
+        // `%KACHI,'* -5000 win`) is a comment to the end of the line.
+        let (code, comment) = match line.strip_prefix('\'') {
+            Some(c) => ("", Some(c)),
+            None => match line.find(",'") {
+                Some(i) => (&line[..i], Some(&line[i + 2..])),
+                None => (line, None),
+            },
+        };
+        for stmt in code.split(',') {
             statement(&mut g, ln, stmt)?;
+        }
+        if let Some(c) = comment.and_then(|c| c.strip_prefix('*')) {
+            match g.moves.last_mut() {
+                Some(m) => m.comments.push(c.to_string()),
+                None => g.start_comments.push(c.to_string()),
+            }
         }
     }
     if g.pos.is_some() || g.setup.is_some() || !g.headers.is_empty() {
         games.push(finish(g, last_line)?);
+    }
+    if games.is_empty() {
+        return Err(RecordError {
+            line: last_line.max(1),
+            kind: RecordErrorKind::Empty,
+        });
     }
     Ok(games)
 }
@@ -530,4 +542,35 @@ pub fn write_csa(rec: &Record) -> String {
 /// Writes several records separated by `/` lines.
 pub fn write_csa_games(recs: &[Record]) -> String {
     recs.iter().map(write_csa).collect::<Vec<_>>().join("/\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 15: a file with no game (empty, or only `V2.2`) is refused.
+    #[test]
+    fn no_game_is_refused() {
+        for text in ["", "\n", "V2.2\n", "V2.2\n'a comment\n"] {
+            let e = read_csa(text).unwrap_err();
+            assert_eq!(e.kind, RecordErrorKind::Empty, "{text:?}");
+        }
+    }
+
+    /// Issue 15: floodgate writes `'*` comments after `,` on statement lines.
+    #[test]
+    fn comma_comments_are_read() {
+        let text =
+            "V2.2\nPI\n+\n+7776FU,T1,'* 30 -3434FU\n-3334FU,T2\n%KACHI,'* -5000 win, really\n";
+        let games = read_csa(text).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.main.moves.len(), 2);
+        assert_eq!(g.main.moves[0].comments, vec![" 30 -3434FU".to_string()]);
+        assert_eq!(
+            g.main.moves[1].comments,
+            vec![" -5000 win, really".to_string()]
+        );
+        assert_eq!(g.main.end.map(|e| e.word), Some(EndWord::EnteringKing));
+    }
 }

@@ -204,7 +204,7 @@ fn parse_hand(s: &str) -> Result<Option<Hand>, ()> {
     Ok(Some(h))
 }
 
-fn write_hand(h: Hand) -> String {
+pub(crate) fn write_hand(h: Hand) -> String {
     if h.is_empty() {
         return "なし".to_string();
     }
@@ -362,6 +362,9 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
     let mut lines: Vec<LineB> = Vec::new();
     let mut cur = 0usize;
     let mut children: Vec<(usize, usize, usize)> = Vec::new();
+    // The `まで…` summary closes the current line: only a 変化 may follow it.
+    let mut summary_seen: Option<String> = None;
+    let mut content_seen = false;
 
     for (idx, raw) in text.lines().enumerate() {
         let ln = idx + 1;
@@ -374,8 +377,10 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             trailer.push(format!("#{c}"));
             continue;
         }
+        content_seen = true;
         if t.starts_with("まで") {
             trailer.push(t.to_string());
+            summary_seen = Some(t.to_string());
             continue;
         }
         if let Some(c) = line.strip_prefix('*') {
@@ -443,6 +448,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             });
             cur = lines.len() - 1;
             children.push((pl, k, cur));
+            summary_seen = None;
             continue;
         }
         let first_char = t.chars().next().unwrap_or(' ');
@@ -451,6 +457,12 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             rest.starts_with(char::is_whitespace)
         };
         let is_ki2_move = mark_color(first_char).is_some();
+        if let (true, Some(summary)) = (is_kif_move || is_ki2_move, &summary_seen) {
+            return Err(err(
+                ln,
+                RecordErrorKind::MoveAfterEnd(format!("{t} after {summary}")),
+            ));
+        }
         if (is_kif_move || is_ki2_move) && lines.is_empty() {
             // The header part ends: build the initial position.
             let start = initial_position(ln, handicap.take(), board, rows_seen, hands, side)?;
@@ -525,7 +537,11 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             );
             continue;
         }
-        if let Some((k, v)) = t.split_once('：').or_else(|| t.split_once(':')) {
+        if let Some((k, v)) = t
+            .split_once('：')
+            .or_else(|| t.split_once(':'))
+            .filter(|(k, _)| is_header_key(k.trim()))
+        {
             let (k, v) = (k.trim(), v.trim());
             let hand_of = match k {
                 "先手の持駒" | "下手の持駒" => Some(Color::Sente),
@@ -546,6 +562,9 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             continue;
         }
         return Err(err(ln, RecordErrorKind::UnknownLine(t.into())));
+    }
+    if !content_seen {
+        return Err(err(text.lines().count().max(1), RecordErrorKind::Empty));
     }
     if lines.is_empty() {
         let ln = text.lines().count();
@@ -599,6 +618,15 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
         main: built[0].take().expect("main line built"),
         trailer,
     })
+}
+
+/// A `key：value` header key: a nonempty word (Kifu for Windows keys such as
+/// 開始日時, 先手, 手合割 hold no spaces, brackets or move text). A line whose
+/// "key" fails this — e.g. a move with a `0:01` clock — is not a header.
+fn is_header_key(k: &str) -> bool {
+    !k.is_empty()
+        && !k.starts_with(|c: char| c.is_ascii_digit())
+        && !k.contains(|c: char| c.is_whitespace() || "(){}（）[]<>".contains(c))
 }
 
 fn initial_position(
@@ -779,38 +807,6 @@ pub enum Flavor {
     Ki2,
 }
 
-fn write_bod(out: &mut String, pos: &Position) {
-    let s = pos.to_setup();
-    out.push_str(&format!("後手の持駒：{}\n", write_hand(s.hands.gote)));
-    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
-    for rank in 1..=9u8 {
-        out.push('|');
-        for file in (1..=9u8).rev() {
-            let sq = Square::new(file, rank).expect("in range");
-            match s.board[sq.index()] {
-                None => out.push_str(" ・"),
-                Some(p) => {
-                    out.push(if p.color == Color::Gote { 'v' } else { ' ' });
-                    out.push(p.kind.kanji());
-                }
-            }
-        }
-        out.push('|');
-        out.push(
-            "一二三四五六七八九"
-                .chars()
-                .nth(rank as usize - 1)
-                .expect("rank"),
-        );
-        out.push('\n');
-    }
-    out.push_str("+---------------------------+\n");
-    out.push_str(&format!("先手の持駒：{}\n", write_hand(s.hands.sente)));
-    if s.side_to_move == Color::Gote {
-        out.push_str("後手番\n");
-    }
-}
-
 /// Writes a record as KIF or KI2 (UTF-8 text; encode with
 /// [`encode_shift_jis`](super::record::encode_shift_jis) for `.kif`).
 /// The initial position is written as `手合割` when it is a standard one,
@@ -825,7 +821,7 @@ pub fn write_kif(rec: &Record, flavor: Flavor) -> String {
     match handicap_name(&rec.start) {
         Some(name) => out.push_str(&format!("手合割：{name}\n")),
         None => {
-            write_bod(&mut out, &rec.start);
+            out.push_str(&super::bod::write_bod(&rec.start.to_setup()));
             if rec.first_move_number != 1 {
                 out.push_str(&format!("手数＝{}\n", rec.first_move_number - 1));
             }
@@ -985,5 +981,46 @@ mod tests {
             "( 1:30/01:02:03)"
         );
         assert_eq!(parse_time("x"), None);
+    }
+
+    /// Issue 15: an empty file (or one holding only comments) is no record.
+    #[test]
+    fn empty_input_is_refused() {
+        for text in ["", "\n\n", "# comment only\n", "\u{feff}"] {
+            let e = read_kif(text).unwrap_err();
+            assert_eq!(e.kind, RecordErrorKind::Empty, "{text:?}");
+        }
+        // Headers alone are a record of the start position with no moves.
+        let r = read_kif("手合割：平手\n").unwrap();
+        assert!(r.main.moves.is_empty());
+    }
+
+    /// Issue 15: a line holding `:` inside a move or clock is not a header.
+    #[test]
+    fn move_like_lines_are_not_headers() {
+        let e = read_kif("手合割：平手\n {  1 ７六歩(77)   ( 0:01/00:00:01)\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(matches!(e.kind, RecordErrorKind::UnknownLine(_)), "{e}");
+        let r = read_kif("開始日時：2024/01/02 10:00:00\n棋戦：test\n").unwrap();
+        assert_eq!(r.header("開始日時"), Some("2024/01/02 10:00:00"));
+        assert_eq!(r.header("棋戦"), Some("test"));
+    }
+
+    /// Issue 15: `まで…` closes the line; a move after it is refused (KIF and KI2),
+    /// while a 変化 after it is read.
+    #[test]
+    fn moves_after_the_summary_are_refused() {
+        let kif = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\n   3 ２六歩(27)\n";
+        let e = read_kif(kif).unwrap_err();
+        assert_eq!(e.line, 5);
+        assert!(matches!(e.kind, RecordErrorKind::MoveAfterEnd(_)), "{e}");
+        let ki2 = "手合割：平手\n▲７六歩 △３四歩\nまで2手で後手の勝ち\n▲２六歩\n";
+        let e = read_kif(ki2).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(matches!(e.kind, RecordErrorKind::MoveAfterEnd(_)), "{e}");
+        let branch = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で中断\n\n変化：2手\n   2 ８四歩(83)\nまで2手で中断\n";
+        let r = read_kif(branch).unwrap();
+        assert_eq!(r.main.moves.len(), 2);
+        assert_eq!(r.main.moves[1].variations.len(), 1);
     }
 }

@@ -1,8 +1,10 @@
 //! Reading and writing the shogi world's notations: SFEN and USI, Japanese
 //! move text, KIF/KI2 and CSA records.
 
+pub mod bod;
 pub mod csa;
 pub mod japanese;
+pub mod jkf;
 pub mod kif;
 pub mod record;
 pub mod sfen;

@@ -265,6 +265,9 @@ pub enum RecordErrorKind {
     /// A CSA-specific problem.
     #[error("{0}")]
     Csa(String),
+    /// Nothing but blank lines, comments or a version line: no game to read.
+    #[error("no record in the file (no header, position or move)")]
+    Empty,
 }
 
 /// A record error with its 1-based line number.

@@ -25,7 +25,9 @@ pub use check::{brute_force_count, check_placement, CheckError};
 pub use feasibility::Directions;
 pub use pieces::{Cell, Kind, PieceSet, PieceSetError};
 pub use search::{Count, First, Problem};
-pub use sweep::{sweep_count, sweep_count_with_progress, SweepCount, SweepError};
+pub use sweep::{
+    sweep_count, sweep_count_shard, sweep_count_with_progress, SweepCount, SweepError,
+};
 
 use crate::rules::{Bitboard, ByColor, Color, Hand, Piece, Setup, Square};
 
@@ -151,29 +153,14 @@ impl Placement {
         s + " b - 1"
     }
 
-    /// A BOD-style diagram: `v` marks Gote pieces, `・` empty squares, `Ｑ` queens.
+    /// A BOD-style diagram (the grid of [`crate::notation::bod::write_grid`]): `v` marks
+    /// Gote pieces, `・` empty squares, `Ｑ` queens.
     pub fn diagram(&self) -> String {
-        let ranks = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-        let mut s = String::from("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
-        for (r, name) in ranks.iter().enumerate() {
-            s.push('|');
-            for file in (1..=9u8).rev() {
-                let sq = Square::new(file, r as u8 + 1).expect("in range");
-                match self.board[sq.index()] {
-                    Some(p) => {
-                        s.push(if p.color == Color::Gote { 'v' } else { ' ' });
-                        s.push(p.kind.kanji());
-                    }
-                    None if self.queens.has(sq) => s.push_str(" Ｑ"),
-                    None => s.push_str(" ・"),
-                }
-            }
-            s.push('|');
-            s.push(*name);
-            s.push('\n');
-        }
-        s.push_str("+---------------------------+\n");
-        s
+        use crate::notation::bod::{bod_cell, write_grid};
+        write_grid(|sq| match self.board[sq.index()] {
+            None if self.queens.has(sq) => [' ', 'Ｑ'],
+            p => bod_cell(p),
+        })
     }
 }
 

@@ -12,6 +12,7 @@ use super::feasibility::{feasible, Directions};
 use super::pieces::{Cell, Kind, PieceSet};
 use super::Placement;
 use crate::rules::{Bitboard, Color, PieceKind, Square};
+use crate::shard::Shard;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -248,22 +249,41 @@ impl Problem {
 
     /// [`Problem::count`] reporting `(done, total)` top-level branches.
     pub fn count_with_progress(&self, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
-        self.count_impl(true, progress)
+        self.count_impl(true, Shard::WHOLE, progress)
+    }
+
+    /// The part of [`Problem::count`] under the top-level branches (the
+    /// two-ply frontier, in its deterministic order) that `shard` owns (round
+    /// robin). The shards' counts sum to the whole count; the frontier's own
+    /// expansion nodes are reported by shard 0 only, so nodes sum too.
+    pub fn count_shard(&self, shard: Shard, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
+        self.count_impl(true, shard, progress)
     }
 
     /// [`Problem::count`] without the tail memo (every subtree searched, closed-form
     /// pawn leaves and mirror pairs as in `count`): the twin the memo is tested against.
     pub fn count_unmemoised(&self) -> Count {
-        self.count_impl(false, &|_, _| {})
+        self.count_impl(false, Shard::WHOLE, &|_, _| {})
     }
 
-    fn count_impl(&self, use_memo: bool, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
+    fn count_impl(
+        &self,
+        use_memo: bool,
+        shard: Shard,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Count {
         let groups = self.groups();
         let memo = TailMemo::new(&groups, self.dirs);
         let memo = use_memo.then_some(&memo);
         let mut s = Searcher::new(self, &groups, None);
         s.mirror_canon = true;
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 2);
+        let frontier: Vec<_> = frontier
+            .into_iter()
+            .enumerate()
+            .filter(|&(k, _)| shard.owns(k))
+            .map(|(_, branch)| branch)
+            .collect();
         let done = AtomicU64::new(0);
         let total = frontier.len() as u64;
         progress(0, total);
@@ -287,7 +307,9 @@ impl Problem {
                 nodes: a.nodes + b.nodes,
                 memo_hits: a.memo_hits + b.memo_hits,
             });
-        c.nodes += expand_nodes;
+        if shard.index() == 0 {
+            c.nodes += expand_nodes;
+        }
         c
     }
 

@@ -39,6 +39,7 @@ use super::pieces::{Kind, PieceSet};
 use super::search::Problem;
 use crate::rules::bitboard::attacks;
 use crate::rules::{Bitboard, Color, PieceKind, Square};
+use crate::shard::Shard;
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -105,13 +106,29 @@ pub fn sweep_count_with_progress(
     problem: &Problem,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<SweepCount, SweepError> {
+    sweep_count_shard(problem, Shard::WHOLE, progress)
+}
+
+/// The part of [`sweep_count`] over the long-range layouts (in their
+/// deterministic order) that `shard` owns (round robin); the shards' counts
+/// sum to the whole count. Progress reports `(done, total)` of this shard's layouts.
+pub fn sweep_count_shard(
+    problem: &Problem,
+    shard: Shard,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<SweepCount, SweepError> {
     if problem.dirs != Directions::One {
         return Err(SweepError::TwoDirections);
     }
     let short = ShortKinds::of(&problem.set)?;
     let full = Grid::new(problem, false, &short);
     let folded = Grid::new(problem, true, &short);
-    let layouts = long_range_layouts(problem);
+    let layouts: Vec<Layout> = long_range_layouts(problem)
+        .into_iter()
+        .enumerate()
+        .filter(|&(k, _)| shard.owns(k))
+        .map(|(_, layout)| layout)
+        .collect();
     let region = problem.region();
     let done = AtomicU64::new(0);
     let total_layouts = layouts.len() as u64;

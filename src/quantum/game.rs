@@ -801,6 +801,29 @@ impl QuantumPosition {
         n
     }
 
+    /// The part of [`QuantumPosition::perft`] under the root moves (in
+    /// generation order) that `shard` owns (round robin); the shards sum to the
+    /// whole count. At depth 0 shard 0 has the one (empty) sequence.
+    pub fn perft_shard(&mut self, depth: u32, shard: crate::shard::Shard) -> u64 {
+        if depth == 0 {
+            return u64::from(shard.index() == 0);
+        }
+        let moves = self.legal_moves();
+        let mut n = 0;
+        for (k, m) in moves.into_iter().enumerate() {
+            if !shard.owns(k) {
+                continue;
+            }
+            if depth == 1 {
+                n += 1;
+            } else if self.play(m).is_ok() {
+                n += self.perft(depth - 1);
+                self.undo();
+            }
+        }
+        n
+    }
+
     /// A text diagram: ranks 一..九, files 9..1; `▲量`/`▽量` a piece of Sente/Gote, `▲成` promoted; hands as counts.
     pub fn diagram(&self) -> String {
         let mut s = String::new();

@@ -11,13 +11,16 @@
 //! follow seed `000_f094134babe25b9a.txt` (na2hiro, 「量子将棋の収束アルゴリズム」,
 //! the shogitter implementation).
 //!
-//! Four independent implementations of [`Convergence`]:
+//! Five independent implementations of [`Convergence`]:
 //! - [`counting::SubsetPass`] — the 255 kind-subset Hall pass (使い切り);
 //! - [`counting::Peel`] — the seed's class-subset 相見合い peel;
-//! - [`sat::SatEngine`] — CNF through `varisat`, models re-checked;
+//! - [`sat::SatEngine`] — CNF through `varisat`, models re-checked
+//!   ([`sat::CertifiedSat`]: every unsatisfiable call refuted in DRAT, checked by [`drat`]);
 //! - [`enumeration::Diagram`] — a decision diagram over remaining-capacity
 //!   vectors with exact counts, marginals, enumeration and sampling
 //!   ([`enumeration::TailEngine`]: the same with the unobserved pieces in closed form);
+//! - [`matching::MatchingEngine`] — Régin's matching filter (one matching,
+//!   strongly connected components of its residual graph);
 //!
 //! and [`brute`], the tiny-input oracle.
 //!
@@ -35,10 +38,13 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod brute;
+pub mod certify;
 pub mod corpus;
 pub mod counting;
+pub mod drat;
 pub mod enumeration;
 pub mod game;
+pub mod matching;
 pub mod observation;
 pub mod ratio;
 pub mod record;
@@ -444,7 +450,8 @@ pub fn minimize_conflict(
     (0..PIECES).filter(|&i| s >> i & 1 != 0).collect()
 }
 
-/// Every engine, boxed, in a fixed order: counting, peel, sat, enumeration, enumeration-tail.
+/// Every engine, boxed, in a fixed order: counting, peel, sat, enumeration, enumeration-tail, matching
+/// ([`sat::CertifiedSat`] is looked up by name: it is slow, a fresh solver per refutation).
 pub fn engines() -> Vec<Box<dyn Convergence + Send + Sync>> {
     vec![
         Box::new(counting::SubsetPass),
@@ -452,6 +459,7 @@ pub fn engines() -> Vec<Box<dyn Convergence + Send + Sync>> {
         Box::new(sat::SatEngine),
         Box::new(enumeration::DiagramEngine),
         Box::new(enumeration::TailEngine),
+        Box::new(matching::MatchingEngine),
     ]
 }
 
@@ -459,6 +467,9 @@ pub fn engines() -> Vec<Box<dyn Convergence + Send + Sync>> {
 pub fn engine_by_name(name: &str) -> Option<Box<dyn Convergence + Send + Sync>> {
     if name == "brute" {
         return Some(Box::new(brute::Brute::default()));
+    }
+    if name == "sat-drat" {
+        return Some(Box::new(sat::CertifiedSat));
     }
     engines().into_iter().find(|e| e.name() == name)
 }

@@ -11,12 +11,16 @@
 //!
 //! Every model is decoded and re-checked against the original domains and
 //! capacities (not the CNF) before it is believed; each model witnesses 20
-//! (piece, kind) pairs at once.
+//! (piece, kind) pairs at once. [`CertifiedSat`] also certifies every
+//! *unsatisfiable* call: the same question is asked again of a fresh solver
+//! with the assumptions as unit clauses (DRAT has no assumptions), varisat
+//! writes a DRAT refutation, and [`super::drat`] checks it against the CNF.
 
+use super::drat::{check_refutation, DratError};
 use super::{
     minimize_conflict, Contradiction, Converged, Convergence, Kind, KindSet, World, PIECES,
 };
-use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver};
 
 /// The variables of the encoding.
 #[derive(Debug, Clone, Copy)]
@@ -151,6 +155,76 @@ pub fn decode_and_check(
     Ok(out)
 }
 
+/// Why an unsatisfiability proof was not accepted.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProofError {
+    /// The fresh solver found the question satisfiable.
+    #[error("the fresh solver found a model: the first answer was wrong")]
+    Satisfiable,
+    /// The solver failed while writing the proof.
+    #[error("varisat: {0}")]
+    Solver(String),
+    /// The refutation did not check.
+    #[error("DRAT refutation rejected: {0}")]
+    Rejected(#[from] DratError),
+}
+
+/// Statistics of one certified refutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refutation {
+    /// Clauses of the CNF.
+    pub clauses: usize,
+    /// Bytes of the textual DRAT proof.
+    pub proof_bytes: usize,
+}
+
+/// The clauses of `f` as DIMACS literals.
+pub fn dimacs_clauses(f: &CnfFormula) -> Vec<Vec<i32>> {
+    f.iter()
+        .map(|c| c.iter().map(|l| l.to_dimacs() as i32).collect())
+        .collect()
+}
+
+/// Asks a fresh solver whether the domains of `w` plus the units `extra` are
+/// unsatisfiable, with a DRAT proof, and checks the proof independently.
+///
+/// # Errors
+/// [`ProofError`] if the question is satisfiable or the proof does not check.
+pub fn refute(w: &World, extra: &[Lit]) -> Result<Refutation, ProofError> {
+    let mut f = formula(w);
+    for &l in extra {
+        f.add_clause(&[l]);
+    }
+    let proof = drat_proof(&f)?;
+    let text = String::from_utf8(proof).map_err(|e| ProofError::Solver(e.to_string()))?;
+    check_refutation(&dimacs_clauses(&f), &text)?;
+    Ok(Refutation {
+        clauses: f.len(),
+        proof_bytes: text.len(),
+    })
+}
+
+/// Solves `f` with a DRAT proof written to memory; the proof if unsatisfiable.
+///
+/// # Errors
+/// [`ProofError::Satisfiable`] or a solver failure.
+pub fn drat_proof(f: &CnfFormula) -> Result<Vec<u8>, ProofError> {
+    let mut proof = Vec::new();
+    {
+        let mut s = Solver::new();
+        s.write_proof(&mut proof, ProofFormat::Drat);
+        s.add_formula(f);
+        let sat = s.solve().map_err(|e| ProofError::Solver(e.to_string()))?;
+        if sat {
+            return Err(ProofError::Satisfiable);
+        }
+        s.close_proof()
+            .map_err(|e| ProofError::Solver(e.to_string()))?;
+    }
+    Ok(proof)
+}
+
 /// One world loaded into a solver.
 pub struct SatWorld<'a> {
     solver: Solver<'a>,
@@ -158,6 +232,10 @@ pub struct SatWorld<'a> {
     world: World,
     /// Solver calls made so far.
     pub calls: u32,
+    /// Certify every unsatisfiable call with a checked DRAT refutation.
+    pub certify: bool,
+    /// Refutations checked so far.
+    pub refutations: u32,
 }
 
 impl SatWorld<'_> {
@@ -170,13 +248,16 @@ impl SatWorld<'_> {
             enc,
             world: *world,
             calls: 0,
+            certify: false,
+            refutations: 0,
         }
     }
 
     /// Solves under the domains of `w` plus `extra`; a re-checked model or `Err(core pieces)`.
     ///
     /// # Panics
-    /// If the solver fails or a model does not re-check (both are bugs, not input errors).
+    /// If the solver fails, a model does not re-check or (with `certify`) a
+    /// refutation does not check: all are bugs, not input errors.
     pub fn solve(&mut self, w: &World, extra: &[Lit]) -> Result<[Kind; PIECES], u32> {
         let mut a = assumptions(&self.enc, w);
         a.extend_from_slice(extra);
@@ -186,6 +267,12 @@ impl SatWorld<'_> {
         if sat {
             let model = self.solver.model().expect("model after SAT");
             return Ok(decode_and_check(&self.enc, &model, w).expect("SAT model must re-check"));
+        }
+        if self.certify {
+            if let Err(e) = refute(w, extra) {
+                panic!("unsatisfiable call on {w} not certified: {e}");
+            }
+            self.refutations += 1;
         }
         let core = self.solver.failed_core().unwrap_or(&[]);
         let mut pieces = 0u32;
@@ -256,6 +343,35 @@ impl Convergence for SatEngine {
     }
 }
 
+/// The SAT engine with every unsatisfiable call certified by a checked DRAT
+/// refutation (a fresh solver per refutation; see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CertifiedSat;
+
+impl Convergence for CertifiedSat {
+    fn name(&self) -> &'static str {
+        "sat-drat"
+    }
+
+    fn feasible(&self, w: &World) -> bool {
+        let mut s = SatWorld::new(w);
+        s.certify = true;
+        s.solve(w, &[]).is_ok()
+    }
+
+    fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
+        let mut s = SatWorld::new(w);
+        s.certify = true;
+        match s.converge() {
+            Ok(out) => Ok(Converged::new(w, out)),
+            Err(core) => {
+                let conflict = minimize_conflict(w, core, |x| s_feasible(&mut s, x));
+                Err(Contradiction { conflict })
+            }
+        }
+    }
+}
+
 fn s_feasible(s: &mut SatWorld<'_>, w: &World) -> bool {
     s.solve(w, &[]).is_ok()
 }
@@ -285,6 +401,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn refutations_check_and_corrupted_ones_are_rejected() {
+        // 飛角・角玉・飛玉・飛角玉: four pieces, three copies.
+        let w: World = "BR BK RK BRK".parse().unwrap();
+        let r = refute(&w, &[]).unwrap();
+        assert!(r.proof_bytes > 0);
+        let f = formula(&w);
+        let proof = String::from_utf8(drat_proof(&f).unwrap()).unwrap();
+        let cnf = dimacs_clauses(&f);
+        assert_eq!(check_refutation(&cnf, &proof), Ok(()));
+        // Corruptions: the last lemma negated in every literal, a proof cut
+        // before its end, and the formula without one of its clauses.
+        let lines: Vec<&str> = proof.lines().filter(|l| !l.starts_with('d')).collect();
+        assert!(!lines.is_empty());
+        let flipped: String = proof
+            .lines()
+            .map(|l| {
+                if l.starts_with('d') || l.trim() == "0" {
+                    return format!("{l}\n");
+                }
+                let lits: Vec<String> = l
+                    .split_whitespace()
+                    .map(|t| match t.parse::<i32>().unwrap() {
+                        0 => "0".to_string(),
+                        x => (-x).to_string(),
+                    })
+                    .collect();
+                format!("{}\n", lits.join(" "))
+            })
+            .collect();
+        assert!(check_refutation(&cnf, &flipped).is_err());
+        assert!(check_refutation(&cnf, "").is_err());
+        // Without the domain units the formula is satisfiable: no proof may refute it.
+        let base = dimacs_clauses(&formula(&World::UNOBSERVED));
+        assert!(check_refutation(&base, &proof).is_err());
+        // A satisfiable question is reported, not certified.
+        assert!(matches!(
+            refute(&World::UNOBSERVED, &[]),
+            Err(ProofError::Satisfiable)
+        ));
+    }
+
+    #[test]
+    fn certified_engine_agrees_and_counts_refutations() {
+        let w: World = "RL RL R".parse().unwrap();
+        let mut s = SatWorld::new(&w);
+        s.certify = true;
+        let out = s.converge().unwrap();
+        assert_eq!(
+            out,
+            crate::quantum::counting::SubsetPass
+                .converge(&w)
+                .unwrap()
+                .world
+        );
+        assert!(s.refutations > 0);
+        assert_eq!(CertifiedSat.converge(&w).unwrap().world, out);
     }
 
     #[test]

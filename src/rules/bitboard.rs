@@ -255,8 +255,27 @@ const fn build_steps() -> [[[u128; 81]; 14]; 2] {
     t
 }
 
-/// Non-sliding attacks per color, kind and square (the king-step part for 馬 and 龍).
-static STEPS: [[[u128; 81]; 14]; 2] = build_steps();
+const fn build_step_rows() -> [[[u128; 81]; STEP_ROWS]; 2] {
+    let all = build_steps();
+    let mut t = [[[0u128; 81]; STEP_ROWS]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            t[c][STEP_ROW[k] as usize] = all[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Distinct step patterns: 歩, 桂, 銀, 金 (and と 杏 圭 全), 玉 (and the steps of 馬 龍), none (香 角 飛).
+const STEP_ROWS: usize = 6;
+/// The row of [`STEPS`] holding each kind's steps.
+const STEP_ROW: [u8; 14] = [0, 5, 1, 2, 3, 5, 5, 4, 3, 3, 3, 3, 4, 4];
+/// Non-sliding attacks per color, step pattern and square (15.5 KiB, so it stays in L1).
+static STEPS: [[[u128; 81]; STEP_ROWS]; 2] = build_step_rows();
 
 const fn build_direction_table() -> [[u8; 81]; 81] {
     let mut t = [[8u8; 81]; 81];
@@ -281,19 +300,20 @@ const RAYS_CONST: [[u128; 81]; 8] = build_rays();
 /// `DIRECTION_TO[a][b]`: the direction from `a` to `b` if aligned, else 8.
 static DIRECTION_TO: [[u8; 81]; 81] = build_direction_table();
 
-#[inline]
+/// The squares of ray `d` from `sq` up to and including the first blocker, branch-free:
+/// toward higher indices the first blocker is the lowest set bit (`b & -b`), toward lower
+/// indices the highest (`1 << (127 - lzcnt)`); an empty blocker set yields the whole ray.
+#[inline(always)]
 fn ray_attack(d: usize, sq: usize, occ: u128) -> u128 {
     let ray = RAYS[d][sq];
     let blockers = ray & occ;
-    if blockers == 0 {
-        return ray;
-    }
-    let b = if d < 4 {
-        blockers.trailing_zeros() as usize
+    if d < 4 {
+        let lowest = blockers & blockers.wrapping_neg();
+        ray & (lowest << 1).wrapping_sub(1)
     } else {
-        127 - blockers.leading_zeros() as usize
-    };
-    ray ^ RAYS[d][b]
+        let highest = 127 - (blockers | 1).leading_zeros();
+        ray & !((1u128 << highest) - 1)
+    }
 }
 
 /// Lance attacks of `color` from `sq`.
@@ -328,14 +348,43 @@ pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     )
 }
 
+const fn build_pseudo(dirs: [usize; 4]) -> [u128; 81] {
+    let rays = build_rays();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq] |= rays[dirs[i]][sq];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+static BISHOP_PSEUDO: [u128; 81] = build_pseudo([2, 3, 6, 7]);
+static ROOK_PSEUDO: [u128; 81] = build_pseudo([0, 1, 4, 5]);
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_PSEUDO[sq.index()])
+}
+
+/// Rook attacks from `sq` on an empty board (contains both lance rays).
+#[inline]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    Bitboard(ROOK_PSEUDO[sq.index()])
+}
+
 /// Non-sliding attacks of a piece (the king-step part for 馬 and 龍; empty for 香 角 飛).
 #[inline]
 pub fn step_attacks(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
-    Bitboard(STEPS[color.index()][kind.index()][sq.index()])
+    Bitboard(STEPS[color.index()][STEP_ROW[kind.index()] as usize][sq.index()])
 }
 
 /// The squares a piece of `color` and `kind` on `sq` attacks, given occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn attacks(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     match kind {
         PieceKind::Lance => lance_attacks(color, sq, occ),
@@ -496,6 +545,20 @@ mod tests {
                     }
                     assert_eq!(n, 1u64 << relevant.count_ones());
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn pseudo_attacks_are_empty_board_attacks() {
+        for sq in Square::all() {
+            let b = attacks_naive(Color::Sente, PieceKind::Bishop, sq, Bitboard::EMPTY);
+            let r = attacks_naive(Color::Sente, PieceKind::Rook, sq, Bitboard::EMPTY);
+            assert_eq!(bishop_pseudo(sq), b);
+            assert_eq!(rook_pseudo(sq), r);
+            for c in Color::ALL {
+                let l = attacks_naive(c, PieceKind::Lance, sq, Bitboard::EMPTY);
+                assert_eq!(l & !r, Bitboard::EMPTY);
             }
         }
     }

@@ -7,7 +7,11 @@
 //! [`Position`] and [`bitboard`](super::bitboard) only; its naive twin is
 //! `legal_moves().filter(gives_check)` (tests below and `tests/tsume_checks.rs`).
 
-use super::bitboard::{attacks, between, bishop_attacks, lance_attacks, line, rook_attacks};
+use super::bitboard::{
+    attacks, between, bishop_attacks, bishop_pseudo, lance_attacks, line, rook_attacks,
+    rook_pseudo, step_attacks,
+};
+use super::position::dead_squares;
 use super::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 
 /// Promotion zone of `color` (its last three ranks).
@@ -15,6 +19,28 @@ use super::{Bitboard, Color, Move, MoveList, PieceKind, Position, Square};
 fn zone(color: Color) -> Bitboard {
     Bitboard::relative_ranks(color, 1, 3)
 }
+
+const fn build_near() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            let df = (a / 9) as i32 - (b / 9) as i32;
+            let dr = (a % 9) as i32 - (b % 9) as i32;
+            if df >= -2 && df <= 2 && dr >= -4 && dr <= 4 {
+                t[a] |= 1u128 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// `NEAR[k]`: the squares within two files and four ranks of `k` — every square from which a
+/// stepping piece can move to a square attacking `k` (a knight moves two ranks, then attacks two).
+static NEAR: [u128; 81] = build_near();
 
 /// Whether a `kind` piece of `color` standing on `to` could never move again.
 #[inline]
@@ -60,22 +86,22 @@ impl Position {
         let occ = self.occupied();
         let ours = self.color_bb(us);
         let our_king = self.king(us);
-        // Squares from which a piece of ours of each kind attacks `tk` (reverse attacks).
+        // Squares from which a piece of ours of each kind attacks `tk` (reverse attacks);
+        // each slider ray from `tk` is computed once.
+        let diag = bishop_attacks(tk, occ);
+        let orth = rook_attacks(tk, occ);
+        let king_step = step_attacks(them, PieceKind::King, tk);
+        let gold = step_attacks(them, PieceKind::Gold, tk);
         let mut target = [Bitboard::EMPTY; 14];
-        for k in [
-            PieceKind::Pawn,
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Horse,
-            PieceKind::Dragon,
-        ] {
-            target[k.index()] = attacks(them, k, tk, occ);
-        }
-        let gold = target[PieceKind::Gold.index()];
+        target[PieceKind::Pawn.index()] = step_attacks(them, PieceKind::Pawn, tk);
+        target[PieceKind::Lance.index()] = lance_attacks(them, tk, occ);
+        target[PieceKind::Knight.index()] = step_attacks(them, PieceKind::Knight, tk);
+        target[PieceKind::Silver.index()] = step_attacks(them, PieceKind::Silver, tk);
+        target[PieceKind::Gold.index()] = gold;
+        target[PieceKind::Bishop.index()] = diag;
+        target[PieceKind::Rook.index()] = orth;
+        target[PieceKind::Horse.index()] = diag | king_step;
+        target[PieceKind::Dragon.index()] = orth | king_step;
         for k in [
             PieceKind::ProPawn,
             PieceKind::ProLance,
@@ -85,9 +111,9 @@ impl Position {
             target[k.index()] = gold;
         }
         // Our pieces that alone block one of our sliders from `tk` (discovered-check candidates).
-        let sliders = ((bishop_attacks(tk, Bitboard::EMPTY)
+        let sliders = ((bishop_pseudo(tk)
             & (self.pieces(us, PieceKind::Bishop) | self.pieces(us, PieceKind::Horse)))
-            | (rook_attacks(tk, Bitboard::EMPTY)
+            | (rook_pseudo(tk)
                 & (self.pieces(us, PieceKind::Rook) | self.pieces(us, PieceKind::Dragon)))
             | (lance_attacks(them, tk, Bitboard::EMPTY) & self.pieces(us, PieceKind::Lance)))
             & ours;
@@ -101,7 +127,17 @@ impl Position {
         let pinned = our_king.map_or(Bitboard::EMPTY, |k| self.pinned(us, k));
         let all_targets = target.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let z = zone(us);
-        for from in ours {
+        // A stepping piece (歩桂銀金, promoted minors, 玉) gives a direct check only from within
+        // two files and four ranks of `tk`; sliders and discoverers may be anywhere.
+        let candidates = ours
+            & (Bitboard(NEAR[tk.index()])
+                | discoverers
+                | self.pieces(us, PieceKind::Lance)
+                | self.pieces(us, PieceKind::Bishop)
+                | self.pieces(us, PieceKind::Rook)
+                | self.pieces(us, PieceKind::Horse)
+                | self.pieces(us, PieceKind::Dragon));
+        for from in candidates {
             let kind = self.piece_at(from).expect("occupied").kind;
             let disc = discoverers.has(from);
             let mut dests = attacks(us, kind, from, occ) & !ours;
@@ -185,10 +221,8 @@ impl Position {
             if !hand.has(kind) {
                 continue;
             }
-            for to in target[kind.index()] & empty {
-                if !dead(us, kind, to) {
-                    list.push(Move::Drop { kind, to });
-                }
+            for to in target[kind.index()] & empty & !dead_squares(us, kind) {
+                list.push(Move::Drop { kind, to });
             }
         }
         if hand.has(PieceKind::Pawn) {

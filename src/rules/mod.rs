@@ -3,12 +3,14 @@
 
 pub mod bitboard;
 pub mod checks;
+pub mod game;
 pub mod hand;
 pub mod moves;
 pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
+pub use game::{declaration, Declaration, DrawReason, Game, GameError, Outcome, WinReason};
 pub use hand::Hand;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use position::{

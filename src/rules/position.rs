@@ -6,13 +6,17 @@
 //! board and side differ in key exactly by the difference of their hands.
 
 use super::bitboard::{
-    attacks, between, bishop_attacks, lance_attacks, line, rook_attacks, step_attacks, Bitboard,
+    attacks, between, bishop_attacks, bishop_pseudo, lance_attacks, line, rook_attacks,
+    rook_pseudo, step_attacks, Bitboard,
 };
 use super::hand::Hand;
 use super::moves::{Move, MoveList};
 use super::types::{ByColor, Color, Piece, PieceKind, Square};
 use std::fmt;
 use thiserror::Error;
+
+mod movegen;
+pub(crate) use movegen::dead_squares;
 
 /// Which kings a position must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -454,18 +458,30 @@ impl Position {
     /// The pieces of `color` attacking `sq` with occupancy `occ`.
     pub fn attackers_to(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let k = &self.kinds;
+        let theirs = self.colors[color];
         let rev = !color;
         let golds = k[4] | k[8] | k[9] | k[10] | k[11];
         let kingish = k[7] | k[12] | k[13];
-        let a = (step_attacks(rev, PieceKind::Pawn, sq) & k[0])
+        let mut a = ((step_attacks(rev, PieceKind::Pawn, sq) & k[0])
             | (step_attacks(rev, PieceKind::Knight, sq) & k[2])
             | (step_attacks(rev, PieceKind::Silver, sq) & k[3])
             | (step_attacks(rev, PieceKind::Gold, sq) & golds)
-            | (step_attacks(rev, PieceKind::King, sq) & kingish)
-            | (lance_attacks(rev, sq, occ) & k[1])
-            | (bishop_attacks(sq, occ) & (k[5] | k[12]))
-            | (rook_attacks(sq, occ) & (k[6] | k[13]));
-        a & self.colors[color]
+            | (step_attacks(rev, PieceKind::King, sq) & kingish))
+            & theirs;
+        // Slider rays are traced only when a slider of `color` stands on one of their lines.
+        let diag = (k[5] | k[12]) & theirs & bishop_pseudo(sq);
+        if !diag.is_empty() {
+            a |= bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (k[6] | k[13]) & theirs & rook_pseudo(sq);
+        if !orth.is_empty() {
+            a |= rook_attacks(sq, occ) & orth;
+        }
+        let lances = k[1] & theirs & rook_pseudo(sq);
+        if !lances.is_empty() {
+            a |= lance_attacks(rev, sq, occ) & lances;
+        }
+        a
     }
 
     fn compute_checkers(&self) -> Bitboard {
@@ -483,8 +499,8 @@ impl Position {
     /// Pieces of `of` that are the only piece between `king` and a slider of `slider_color`.
     fn blockers(&self, of: Color, king: Square, slider_color: Color, occ: Bitboard) -> Bitboard {
         let k = &self.kinds;
-        let snipers = ((bishop_attacks(king, Bitboard::EMPTY) & (k[5] | k[12]))
-            | (rook_attacks(king, Bitboard::EMPTY) & (k[6] | k[13]))
+        let snipers = ((bishop_pseudo(king) & (k[5] | k[12]))
+            | (rook_pseudo(king) & (k[6] | k[13]))
             | (lance_attacks(!slider_color, king, Bitboard::EMPTY) & k[1]))
             & self.colors[slider_color];
         let mut out = Bitboard::EMPTY;
@@ -495,190 +511,6 @@ impl Position {
             }
         }
         out
-    }
-
-    #[inline]
-    fn promotion_zone(color: Color) -> Bitboard {
-        const ZONES: [Bitboard; 2] = [
-            Bitboard::relative_ranks(Color::Sente, 1, 3),
-            Bitboard::relative_ranks(Color::Gote, 1, 3),
-        ];
-        ZONES[color.index()]
-    }
-
-    #[inline]
-    fn push_board_moves(
-        list: &mut MoveList,
-        us: Color,
-        kind: PieceKind,
-        from: Square,
-        targets: Bitboard,
-    ) {
-        if kind.promote().is_none() {
-            for to in targets {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
-            }
-            return;
-        }
-        let zone = Self::promotion_zone(us);
-        let from_in_zone = zone.has(from);
-        for to in targets {
-            if from_in_zone || zone.has(to) {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: true,
-                });
-                let rr = to.relative_rank(us);
-                let dead = match kind {
-                    PieceKind::Pawn | PieceKind::Lance => rr == 1,
-                    PieceKind::Knight => rr <= 2,
-                    _ => false,
-                };
-                if !dead {
-                    list.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-            } else {
-                list.push(Move::Normal {
-                    from,
-                    to,
-                    promote: false,
-                });
-            }
-        }
-    }
-
-    /// All legal moves (full legality: pins, evasions, 二歩, 打ち歩詰め, no dead pieces).
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list
-    }
-
-    /// Appends all legal moves to `list`.
-    pub fn generate(&self, list: &mut MoveList) {
-        let us = self.side;
-        let them = !us;
-        let occ = self.occupied();
-        let ours = self.colors[us];
-        let king = self.kings[us];
-        let n_checkers = self.checkers.count();
-        if let Some(k) = king {
-            // King moves.
-            let targets = step_attacks(us, PieceKind::King, k) & !ours;
-            let occ_wo = occ.without(k);
-            for to in targets {
-                if self.attackers_to(them, to, occ_wo).is_empty() {
-                    list.push(Move::Normal {
-                        from: k,
-                        to,
-                        promote: false,
-                    });
-                }
-            }
-            if n_checkers >= 2 {
-                return;
-            }
-        }
-        let (targets, drop_targets) = match (king, self.checkers.first()) {
-            (Some(k), Some(c)) if n_checkers == 1 => (self.checkers | between(k, c), between(k, c)),
-            _ => (!ours, !occ),
-        };
-        let pinned = king.map_or(Bitboard::EMPTY, |k| self.pinned(us, k));
-        let movers = match king {
-            Some(k) => ours.without(k),
-            None => ours,
-        };
-        for from in movers {
-            let kind = self.board[from.index()].expect("occupied").kind;
-            let mut t = attacks(us, kind, from, occ) & targets;
-            if pinned.has(from) {
-                t &= line(king.expect("pinned implies king"), from);
-            }
-            Self::push_board_moves(list, us, kind, from, t);
-        }
-        self.generate_drops(list, drop_targets);
-    }
-
-    fn generate_drops(&self, list: &mut MoveList, targets: Bitboard) {
-        let us = self.side;
-        let hand = self.hands[us];
-        if hand.is_empty() || targets.is_empty() {
-            return;
-        }
-        let last1 = Bitboard::relative_ranks(us, 1, 1);
-        let last2 = Bitboard::relative_ranks(us, 1, 2);
-        if hand.has(PieceKind::Pawn) {
-            let mut files_ok = Bitboard::FULL;
-            for p in self.pieces(us, PieceKind::Pawn) {
-                files_ok &= !Bitboard::file_mask(p.file());
-            }
-            let their_king = self.kings[!us];
-            for to in targets & files_ok & !last1 {
-                let m = Move::Drop {
-                    kind: PieceKind::Pawn,
-                    to,
-                };
-                if let Some(tk) = their_king {
-                    if step_attacks(us, PieceKind::Pawn, to).has(tk)
-                        && self.is_pawn_drop_mate(to, tk)
-                    {
-                        continue;
-                    }
-                }
-                list.push(m);
-            }
-        }
-        for kind in [
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ] {
-            if !hand.has(kind) {
-                continue;
-            }
-            let t = match kind {
-                PieceKind::Lance => targets & !last1,
-                PieceKind::Knight => targets & !last2,
-                _ => targets,
-            };
-            for to in t {
-                list.push(Move::Drop { kind, to });
-            }
-        }
-    }
-
-    /// 打ち歩詰め test: would a pawn dropped on `to`, checking the king on `tk`, mate?
-    fn is_pawn_drop_mate(&self, to: Square, tk: Square) -> bool {
-        let us = self.side;
-        let them = !us;
-        let occ = self.occupied().with(to);
-        // Can a defender other than the king capture the pawn?
-        let pinned = self.blockers(them, tk, us, occ);
-        let capturers = self.attackers_to(them, to, occ).without(tk) & !pinned;
-        if !capturers.is_empty() {
-            return false;
-        }
-        // Can the king step to a square (including the pawn's) the attacker does not control?
-        // The pawn itself attacks only the king's square, so the board's attackers decide.
-        let occ_wo = occ.without(tk);
-        for esc in step_attacks(them, PieceKind::King, tk) & !self.colors[them] {
-            if self.attackers_to(us, esc, occ_wo).is_empty() {
-                return false;
-            }
-        }
-        true
     }
 
     /// Whether `m` is legal here.
@@ -953,11 +785,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_legal_moves() as u64;
+    }
     let mut moves = MoveList::new();
     pos.generate(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut n = 0;
     for &m in &moves {
         pos.play_unchecked(m);

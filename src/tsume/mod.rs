@@ -37,6 +37,7 @@ pub mod table;
 pub mod usi;
 
 pub use dfpn::{solve, Outcome, SolveResult, Solver, Stats};
+
 pub use position::{load_problem, DefenderHand, ProblemError};
 
 use crate::rules::{Color, Hand, PieceKind};
@@ -83,6 +84,9 @@ pub trait MatePosition: Clone {
     /// captured piece moved from the attacker's hand back to the defender's (the attacker
     /// "does not use it"). Empty when `m` is no interposition.
     fn futility_tests(&self, m: Self::Move) -> Vec<Self>;
+    /// Whether the reply `m` interposes on the line of a single distant checker (a king
+    /// move never does): the replies [`MatePosition::futility_tests`] may find futile.
+    fn interposes(&self, m: Self::Move) -> bool;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.
@@ -143,18 +147,74 @@ impl ProofNumbers {
 pub struct SolverOptions {
     /// Stop after this many nodes (`None`: no limit).
     pub nodes: Option<u64>,
-    /// Stop after this much wall time (`None`: no limit).
+    /// Stop after this much wall-clock time (`None`: no limit). Reading off a proven line
+    /// is bounded by nodes only, so a mate proven in time is never lost to the clock.
     pub time: Option<std::time::Duration>,
     /// Transposition table size in MiB (bounded; full clusters replace their least-searched entry).
     pub memory_mib: usize,
-    /// Also compute the shortest mate (攻方最短・玉方最長, see `specs/tsume.md`).
+    /// Answer the solution: the proven-shortest mate (攻方最短・玉方最長, 無駄合 not counted;
+    /// `specs/tsume.md`). `false`: the first proof found, any length (`--any-mate`).
     pub shortest: bool,
     /// Look for other mating first moves (余詰) with this many nodes each (0: off).
     pub alt_nodes: u64,
     /// Only look for mates of at most this many plies (`None`: any length). A refutation
     /// within the limit is reported in `no_mate_within`, never as [`Outcome::NoMate`].
     pub max_plies: Option<u16>,
+    /// A handle another thread uses to stop the search and watch its progress
+    /// (a USI front end's `stop`/`quit`; polled every 1024 nodes).
+    pub control: Option<Control>,
 }
+
+/// Shared between a running search and the thread that drives it.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: std::sync::atomic::AtomicBool,
+    nodes: std::sync::atomic::AtomicU64,
+    hashfull: std::sync::atomic::AtomicU32,
+}
+
+impl SearchControl {
+    /// Asks the search to end as soon as possible (it reports what it has: a proven
+    /// line if one is ready, otherwise [`Outcome::Unknown`]).
+    pub fn stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`].
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    /// Clears the stop request and the progress counters before a new search.
+    pub fn reset(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.stop.store(false, Relaxed);
+        self.nodes.store(0, Relaxed);
+        self.hashfull.store(0, Relaxed);
+    }
+    /// Nodes searched so far (updated every 1024 nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    /// Table fill in permille of the memory limit (updated every 1024 nodes).
+    pub fn hashfull(&self) -> u32 {
+        self.hashfull.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    pub(crate) fn report(&self, nodes: u64, hashfull: u32) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.nodes.store(nodes, Relaxed);
+        self.hashfull.store(hashfull, Relaxed);
+    }
+}
+
+/// A shared [`SearchControl`]; equal when it is the same control.
+#[derive(Debug, Clone, Default)]
+pub struct Control(pub std::sync::Arc<SearchControl>);
+
+impl PartialEq for Control {
+    fn eq(&self, other: &Control) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Control {}
 
 impl Default for SolverOptions {
     fn default() -> Self {
@@ -162,9 +222,10 @@ impl Default for SolverOptions {
             nodes: None,
             time: None,
             memory_mib: 256,
-            shortest: false,
+            shortest: true,
             alt_nodes: 0,
             max_plies: None,
+            control: None,
         }
     }
 }

@@ -30,12 +30,12 @@ impl MatePosition for Position {
     fn checks(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
         self.generate_checks(&mut list);
-        out.extend(list);
+        out.extend_from_slice(&list);
     }
     fn evasions(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
         self.generate(&mut list);
-        out.extend(list);
+        out.extend_from_slice(&list);
     }
     #[inline]
     fn drop_square(m: Move) -> Option<u8> {
@@ -60,6 +60,19 @@ impl MatePosition for Position {
         ) {
             (Some(k), Some(c)) if !checkers.has_more_than_one() => {
                 !crate::rules::bitboard::between(k, c).is_empty()
+            }
+            _ => false,
+        }
+    }
+    #[inline]
+    fn interposes(&self, m: Move) -> bool {
+        let checkers = self.checkers();
+        match (
+            Position::king(self, Position::side_to_move(self)),
+            checkers.first(),
+        ) {
+            (Some(k), Some(c)) if !checkers.has_more_than_one() => {
+                m.from() != Some(k) && crate::rules::bitboard::between(k, c).has(m.to())
             }
             _ => false,
         }

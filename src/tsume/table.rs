@@ -18,6 +18,7 @@
 //! complete disproof).
 
 use super::ProofNumbers;
+use crate::resources::{check_memory_request, MemoryError};
 use crate::rules::{Hand, PieceKind};
 
 /// Entries per cluster.
@@ -106,14 +107,16 @@ const CLUSTER_WORDS: usize = CLUSTER * 4;
 /// The table's memory: one anonymous mapping, advised for transparent huge pages on
 /// Linux (with 4 KiB pages almost every lookup in a 1 GiB table also misses the TLB),
 /// zeroed lazily by the kernel on first touch, so a large table costs nothing until
-/// used. A heap vector if the mapping fails.
+/// used. A heap vector (allocated fallibly) if the mapping fails.
 enum Memory {
     Mapped(memmap2::MmapMut),
     Heap(Vec<u64>),
 }
 
 impl Memory {
-    fn new(words: usize) -> Memory {
+    fn new(words: usize) -> Result<Memory, MemoryError> {
+        let bytes = words as u64 * 8;
+        check_memory_request(bytes, "transposition table")?;
         match memmap2::MmapMut::map_anon(words * 8) {
             Ok(map) => {
                 #[cfg(target_os = "linux")]
@@ -121,9 +124,46 @@ impl Memory {
                     // Only advice: without huge pages the table works the same, slower.
                     let _ = map.advise(memmap2::Advice::HugePage);
                 }
-                Memory::Mapped(map)
+                Ok(Memory::Mapped(map))
             }
-            Err(_) => Memory::Heap(vec![0; words]),
+            Err(_) => {
+                let mut v = Vec::new();
+                v.try_reserve_exact(words).map_err(|_| MemoryError {
+                    what: "transposition table".to_string(),
+                    requested: bytes,
+                    available: None,
+                })?;
+                v.resize(words, 0);
+                Ok(Memory::Heap(v))
+            }
+        }
+    }
+
+    /// Zeroes the memory: a fresh mapping (the kernel zeroes only the pages used
+    /// again; the old one is unmapped first, so the memory in use never doubles), or
+    /// in place if mapping fails.
+    fn zero(&mut self) {
+        if let Memory::Mapped(m) = self {
+            let bytes = m.len();
+            *self = Memory::Heap(Vec::new());
+            if let Ok(map) = memmap2::MmapMut::map_anon(bytes) {
+                #[cfg(target_os = "linux")]
+                {
+                    let _ = map.advise(memmap2::Advice::HugePage);
+                }
+                *self = Memory::Mapped(map);
+                return;
+            }
+            let mut v = Vec::new();
+            if v.try_reserve_exact(bytes / 8).is_ok() {
+                v.resize(bytes / 8, 0);
+                *self = Memory::Heap(v);
+                return;
+            }
+            panic!("transposition table: {bytes} bytes could not be mapped again");
+        }
+        if let Memory::Heap(v) = self {
+            v.fill(0);
         }
     }
 
@@ -175,21 +215,35 @@ pub struct Table {
 
 impl Table {
     /// A table using about `mib` MiB (at least one cluster; rounded down to a power of two clusters).
+    ///
+    /// # Panics
+    /// If the machine cannot give that memory; use [`Table::try_new`] for sizes a user chose.
     pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1) * 1024 * 1024;
+        match Table::try_new(mib) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table using about `mib` MiB, or a one-line error if the machine cannot give it.
+    ///
+    /// # Errors
+    /// [`MemoryError`] when the request exceeds the available memory.
+    pub fn try_new(mib: usize) -> Result<Table, MemoryError> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let per_cluster = CLUSTER_WORDS * 8;
         let mut clusters = 1usize;
         while clusters * 2 * per_cluster <= bytes {
             clusters *= 2;
         }
-        Table {
-            mem: Memory::new(clusters * CLUSTER_WORDS),
+        Ok(Table {
+            mem: Memory::new(clusters * CLUSTER_WORDS)?,
             slots: clusters * CLUSTER,
             clusters_mask: clusters.min(INITIAL_CLUSTERS) - 1,
             used: 0,
             gc_threshold: 2,
             stats: TableStats::default(),
-        }
+        })
     }
 
     /// Number of slots.
@@ -475,8 +529,7 @@ impl Table {
         if self.used == 0 && self.stats == TableStats::default() {
             return;
         }
-        // A fresh mapping: the kernel zeroes only the pages used again.
-        self.mem = Memory::new(self.slots / CLUSTER * CLUSTER_WORDS);
+        self.mem.zero();
         self.clusters_mask = (self.slots / CLUSTER).min(INITIAL_CLUSTERS) - 1;
         self.used = 0;
         self.gc_threshold = 2;

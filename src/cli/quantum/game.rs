@@ -1,6 +1,11 @@
 //! `shogi-lab quantum replay|play|perft`: quantum shogi games.
 
 use super::super::{emit, Failure};
+use crate::output::quantum::{
+    tokens, PlayOut, ProbabilitiesOut, QuantumPerftOut, QuantumResult, ReplayPly,
+    SideProbabilities, Worlds,
+};
+use crate::output::to_line;
 use crate::quantum::enumeration::Diagram;
 use crate::quantum::game::{EngineKind, GameResult, QMove, QuantumPosition, Variant};
 use crate::quantum::ratio::Ratio;
@@ -71,6 +76,9 @@ pub struct ReplayArgs {
     /// Replay only the first N plies.
     #[arg(long)]
     pub plies: Option<usize>,
+    /// JSON lines: one per ply (`ply`, `move`, `code`, `worlds`, `probabilities`), then the result.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `quantum play`.
@@ -94,6 +102,9 @@ pub struct PlayArgs {
     /// Number of games (seeds SEED, SEED+1, …), records separated by blank lines.
     #[arg(long, default_value_t = 1)]
     pub games: u64,
+    /// One JSON object a game: `seed`, `result`, `reason`, `plies`, `record`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `quantum perft`.
@@ -104,6 +115,13 @@ pub struct PerftArgs {
     /// Convergence engine.
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
     pub engine: GameEngine,
+    /// One JSON object: `depth`, `nodes`, `time_ms`, `engine`.
+    #[arg(long)]
+    pub json: bool,
+    /// Count only the sequences under part I of N (0-based) of the root moves;
+    /// the N parts sum to the whole count.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// A percentage of an exact ratio: `50%`, else `33.33%` with the exact fraction.
@@ -230,6 +248,16 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
                 .map_err(|err| Failure::no_answer(format!("ply {ply} {}: {err}", e.disp)))?;
             shogitter::check_state(&p, &e.state)
                 .map_err(|w| Failure::no_answer(format!("ply {ply} {}: {w}", e.disp)))?;
+            if a.json {
+                emit(to_line(&ply_json(
+                    &p,
+                    ply,
+                    e.disp.clone(),
+                    e.mv,
+                    a.probabilities,
+                )));
+                continue;
+            }
             emit(format!(
                 "ply {ply} {} ({}) — state matches the record",
                 e.disp, e.mv
@@ -239,7 +267,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
             }
             report(&p, a.probabilities);
         }
-        emit(result_line(p.result()));
+        finish(&p, a.json);
         return Ok(());
     }
     let mut rec = Record::parse(&text).map_err(|e| Failure::input(e.to_string()))?;
@@ -258,6 +286,17 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     let mut p = QuantumPosition::new(engine, rec.variant);
     let mut before = p.clone();
     record::replay(&rec, &mut p, |ply, q, mv| {
+        if a.json {
+            emit(to_line(&ply_json(
+                q,
+                ply,
+                before.move_text(mv),
+                mv,
+                a.probabilities,
+            )));
+            before = q.clone();
+            return;
+        }
         emit(format!("ply {ply} {} ({mv})", before.move_text(mv)));
         if let Some(c) = capture_line(&before, mv) {
             emit(c);
@@ -266,8 +305,57 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         before = q.clone();
     })
     .map_err(|e| Failure::no_answer(e.to_string()))?;
-    emit(result_line(p.result()));
+    finish(&p, a.json);
     Ok(())
+}
+
+/// The result line, as text or JSON.
+fn finish(p: &QuantumPosition, json: bool) {
+    if json {
+        emit(to_line(&result_json(p)));
+    } else {
+        emit(result_line(p.result()));
+    }
+}
+
+fn result_json(p: &QuantumPosition) -> QuantumResult {
+    let (result, reason) = match p.result() {
+        None => ("ongoing", None),
+        Some(GameResult::KingCapture {
+            winner: Color::Sente,
+        }) => ("sente_win", Some("king_capture")),
+        Some(GameResult::KingCapture {
+            winner: Color::Gote,
+        }) => ("gote_win", Some("king_capture")),
+        Some(GameResult::Repetition) => ("draw", Some("repetition")),
+    };
+    QuantumResult {
+        result,
+        reason,
+        plies: p.ply(),
+    }
+}
+
+fn ply_json(
+    p: &QuantumPosition,
+    ply: usize,
+    move_text: String,
+    mv: QMove,
+    probabilities: bool,
+) -> ReplayPly {
+    ReplayPly {
+        ply,
+        move_text,
+        code: mv.to_string(),
+        worlds: Worlds {
+            sente: tokens(&p.world(Color::Sente).world),
+            gote: tokens(&p.world(Color::Gote).world),
+        },
+        probabilities: probabilities.then(|| SideProbabilities {
+            sente: ProbabilitiesOut::new(&Diagram::build(&p.world(Color::Sente).world)),
+            gote: ProbabilitiesOut::new(&Diagram::build(&p.world(Color::Gote).world)),
+        }),
+    }
 }
 
 /// Runs `quantum play`.
@@ -279,6 +367,14 @@ pub fn play(a: PlayArgs) -> Result<(), Failure> {
         let seed = a.seed.wrapping_add(g);
         let (p, observed) =
             crate::quantum::game::random_game(seed, a.plies, a.variant.variant(), a.engine.kind());
+        if a.json {
+            emit(to_line(&PlayOut {
+                seed,
+                result: result_json(&p),
+                record: Record::from_game(&p, &observed).to_text(),
+            }));
+            continue;
+        }
         if g > 0 {
             emit("");
         }
@@ -295,9 +391,24 @@ pub fn play(a: PlayArgs) -> Result<(), Failure> {
 pub fn perft(a: PerftArgs) -> Result<(), Failure> {
     let mut p = QuantumPosition::new(a.engine.kind(), Variant::Standard);
     let t = Instant::now();
-    let n = p.perft(a.depth);
+    let n = match a.shard {
+        Some(shard) => p.perft_shard(a.depth, shard),
+        None => p.perft(a.depth),
+    };
     let s = t.elapsed().as_secs_f64();
-    emit(format!("depth {}: {n}", a.depth));
+    if a.json {
+        emit(to_line(&QuantumPerftOut {
+            depth: a.depth,
+            nodes: n,
+            time_ms: crate::output::millis(t.elapsed()),
+            engine: a.engine.kind().name(),
+        }));
+        return Ok(());
+    }
+    match a.shard {
+        Some(shard) => emit(format!("depth {}: {n} (shard {shard})", a.depth)),
+        None => emit(format!("depth {}: {n}", a.depth)),
+    }
     eprintln!(
         "{:.3} s, {:.0} nodes/s ({})",
         s,

@@ -1,0 +1,37 @@
+#!/bin/bash
+# The solution (default) against the first proof found (--any-mate) on a problem file,
+# one problem at a time, the two modes alternating; node limits make the counts
+# reproducible. Prints one JSON line per (problem, mode) and a summary.
+# usage: tsume_solution.sh BIN FILE NODES OUT.jsonl
+set -euo pipefail
+bin=$1; file=$2; nodes=${3:-1000000}; out=${4:-/dev/stdout}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/all"
+grep -v '^#' "$file" | while IFS=$'\t' read -r id sfen ref rest; do
+  [ -z "$id" ] && continue
+  for mode in solution any-mate; do
+    flag=(); [ "$mode" = any-mate ] && flag=(--any-mate)
+    /usr/bin/time -f '%U %S' -o "$tmp/t" "$bin" tsume "$sfen" --json --nodes "$nodes" --memory 512 "${flag[@]}" > "$tmp/o" 2>/dev/null || true
+    python3 - "$id" "$mode" "$ref" "$tmp/o" "$tmp/t" >> "$tmp/all" <<'PY'
+import json, sys
+id_, mode, ref, o, t = sys.argv[1:]
+d = json.loads(open(o).read().strip().splitlines()[-1])
+u, s = map(float, open(t).read().split()[-2:])
+print(json.dumps({"id": id_, "mode": mode, "reference": int(ref) if ref.isdigit() else None,
+  "result": d["result"], "plies": d["plies"], "shortest": d.get("shortest"),
+  "nodes": d["nodes"], "cpu_s": round(u + s, 2)}))
+PY
+  done
+done
+cp "$tmp/all" "$out"
+python3 - "$tmp/all" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+for mode in ("solution", "any-mate"):
+    r = [x for x in rows if x["mode"] == mode]
+    mate = [x for x in r if x["result"] == "mate"]
+    print(f"{mode}: {len(r)} problems, {len(mate)} mate, "
+          f"{sum(1 for x in mate if x['shortest'])} proven shortest, "
+          f"{sum(1 for x in mate if x['plies'] == x['reference'])} at the upstream length, "
+          f"nodes {sum(x['nodes'] for x in r)}, CPU {sum(x['cpu_s'] for x in r):.1f} s")
+PY

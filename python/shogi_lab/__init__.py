@@ -1,0 +1,58 @@
+"""shogi-lab from Python: rules (``Position``), game records, the df-pn tsume
+solver (``shogi_lab.tsume``), quantum shogi (``shogi_lab.quantum``), 利かずの駒並べ
+(``shogi_lab.placement``) and a Ray batch driver (``python -m shogi_lab.cluster``).
+
+Errors are :class:`ShogiLabError` (a ``ValueError``) carrying the command line's
+one-line message; a table that does not fit in memory raises ``MemoryError``.
+Long calls release the GIL.
+
+>>> import shogi_lab
+>>> p = shogi_lab.Position.from_usi("position startpos moves 7g7f")
+>>> len(p.legal_moves()), p.perft(2)
+(30, 900)
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import _native
+from ._native import Position, ShogiLabError
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "Position",
+    "ShogiLabError",
+    "read_record",
+    "write_record",
+    "placement",
+    "quantum",
+    "tsume",
+]
+
+
+def read_record(path: str) -> Tuple[str, List[str], Dict[str, str]]:
+    """Reads the first game of a KIF/KI2/CSA/USI file (UTF-8 or Shift_JIS).
+
+    Returns ``(start_sfen, moves, headers)``: the start position as SFEN, the
+    main-line moves in USI, and the headers (``開始日時``, ``先手``, CSA ``N+`` …)
+    in file order.
+    """
+    sfen, moves, headers = _native.read_record(path)
+    return sfen, moves, dict(headers)
+
+
+def write_record(
+    start: str,
+    moves: Sequence[str],
+    to: str = "kif",
+    headers: Optional[Dict[str, str]] = None,
+) -> str:
+    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves,
+    ``to`` one of ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
+    hs = list(headers.items()) if headers else None
+    return _native.write_record(start, list(moves), to, hs)
+
+
+from . import placement, quantum, tsume  # noqa: E402  (submodules use the names above)

@@ -1,0 +1,55 @@
+"""Quantum shogi (量子将棋, shogitter rule) convergence and exact probabilities.
+
+A *world* is 20 piece domains, as on the command line: a string such as
+``"RL RL R * * * * * * * * * * * * * * * * *"`` or a list of 20 tokens
+(``*`` = any kind; letters K R B G S N L P).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Dict, List, Sequence, Tuple, Union
+
+from . import _native
+
+World = Union[str, Sequence[str]]
+
+
+def _text(world: World) -> str:
+    return world if isinstance(world, str) else " ".join(world)
+
+
+def converge(world: World, engine: str = "counting") -> dict:
+    """Converges ``world`` with one of the engines ``counting``, ``peel``, ``sat``,
+    ``enumeration``. Returns ``{"consistent": True, "world": [...], "used_up": "…"}``
+    or ``{"consistent": False, "conflict": [piece indices]}``."""
+    return _native.quantum_converge(_text(world), engine)
+
+
+def probabilities(world: World) -> Tuple[List[Dict[str, Fraction]], int]:
+    """Exact probabilities (uniform over the consistent worlds): for each of the 20
+    pieces a dict kind letter → ``Fraction`` (kinds with probability 0 left out),
+    and the number of worlds as an int. Raises ``ShogiLabError`` for a contradictory world."""
+    kinds, counts, total = _native.quantum_probabilities(_text(world))
+    if total == 0:
+        raise _native.ShogiLabError("the world is contradictory")
+    return (
+        [{k: Fraction(c, total) for k, c in zip(kinds, row) if c} for row in counts],
+        total,
+    )
+
+
+def observe(world: World, piece: int, seed: int) -> dict:
+    """Observes ``piece`` (0..19): its kind drawn with its exact probability from a
+    ChaCha8 stream seeded by ``seed`` (the CLI's ``quantum observe --seed``). Returns
+    ``{"piece", "kind", "probability": Fraction, "world", "used_up"}``."""
+    d = _native.quantum_observe(_text(world), piece, seed)
+    n, m = d["probability"]
+    d["probability"] = Fraction(n, m)
+    return d
+
+
+def perft(depth: int, shard: Tuple[int, int] | None = None) -> int:
+    """Quantum shogi perft from the initial position (``shogi-lab quantum perft``);
+    ``shard=(i, n)`` counts only the sequences under the i-th of n parts of the root moves."""
+    return _native.quantum_perft(depth, shard)

@@ -1,0 +1,47 @@
+"""The df-pn tsume solver (``shogi-lab tsume``) from Python."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from . import _native
+
+
+@dataclass(frozen=True)
+class TsumeResult:
+    """One solved problem: the fields of ``shogi-lab tsume --json``."""
+
+    sfen: str
+    """The problem as solved (the defender's hand filled in)."""
+    result: str
+    """``"mate"`` (line replayed by the independent checker), ``"nomate"`` (complete disproof) or ``"unknown"`` (limits reached)."""
+    plies: Optional[int]
+    """Length of the mate line, or ``None``."""
+    usi: List[str] = field(default_factory=list)
+    """The mate line in USI."""
+    kif: Optional[str] = None
+    """The mate line in Japanese notation (``▲５二金 …``)."""
+    shortest: Optional[bool] = None
+    """With ``shortest=True`` and a mate: whether the line is proven shortest within the limits."""
+    nodes: int = 0
+    time_ms: int = 0
+
+
+def solve(
+    sfen: str,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    memory_mib: int = 256,
+    shortest: bool = True,
+    defender_hand_as_given: bool = False,
+) -> TsumeResult:
+    """Solves a tsume problem given as SFEN (the side to move attacks).
+
+    ``nodes``/``time`` (seconds) limit the search; ``memory_mib`` sizes the table
+    (``MemoryError`` if the machine cannot give it). By default the defender holds
+    every piece not on the board or in the attacker's hand (the tsume convention).
+    The GIL is released while solving.
+    """
+    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given)
+    return TsumeResult(**d)

@@ -1,0 +1,274 @@
+//! `shogi-lab diff moves|perft|mate`: differential tests of another program.
+
+use super::Failure;
+use crate::output::{
+    self,
+    diff::{DiffMateLine, DiffMateSummary, DiffMoves, DiffPerft},
+};
+use crate::testdata::diff_mate::{MateComparison, UsiEngine};
+use crate::testdata::diff_moves::diff_moves;
+use crate::testdata::diff_perft::diff_perft;
+use crate::testdata::engine::LineEngine;
+use std::time::Instant;
+
+/// Arguments of `shogi-lab diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// What to compare.
+    #[command(subcommand)]
+    pub what: DiffCommand,
+}
+
+/// The differential tests.
+#[derive(Debug, clap::Subcommand)]
+pub enum DiffCommand {
+    /// Legal moves: CMD reads one SFEN a line and prints its legal USI moves, space-separated, a line.
+    Moves(MovesArgs),
+    /// perft: CMD reads `<depth> <SFEN>` a line and prints the count a line.
+    Perft(PerftArgs),
+    /// Mate: CMD is a USI engine answering `go mate`; verdicts compared, its lines checked.
+    Mate(MateArgs),
+}
+
+/// Arguments of `diff perft`.
+#[derive(Debug, clap::Args)]
+pub struct PerftArgs {
+    /// The program, a shell command line (run with `sh -c`).
+    #[arg(long)]
+    pub engine: String,
+    /// perft depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub depth: u32,
+    /// Positions to compare.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub positions: u64,
+    /// Seed of the random walks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `diff mate`.
+#[derive(Debug, clap::Args)]
+pub struct MateArgs {
+    /// The USI engine, a shell command line (run with `sh -c`).
+    #[arg(long)]
+    pub engine: String,
+    /// Problems: one SFEN a line or `id<TAB>SFEN…` (as `shogi-lab tsume` reads them); `-` for stdin.
+    #[arg(long)]
+    pub problems: String,
+    /// Milliseconds per problem for the engine (`go mate <ms>`).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: u64,
+    /// Our solver's node limit per problem.
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// The defender's hand as given in the SFEN (default: all remaining pieces).
+    #[arg(long)]
+    pub defender_hand_as_given: bool,
+    /// JSON lines: one per problem, then a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `diff moves`.
+#[derive(Debug, clap::Args)]
+pub struct MovesArgs {
+    /// The program, a shell command line (run with `sh -c`).
+    #[arg(long)]
+    pub engine: String,
+    /// Distinct positions to compare.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub positions: u64,
+    /// Seed of the random walks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `diff`.
+pub fn run(a: DiffArgs) -> Result<(), Failure> {
+    match a.what {
+        DiffCommand::Moves(m) => run_moves(m),
+        DiffCommand::Perft(p) => run_perft(p),
+        DiffCommand::Mate(m) => run_mate(m),
+    }
+}
+
+fn run_moves(a: MovesArgs) -> Result<(), Failure> {
+    let t = Instant::now();
+    let engine = LineEngine::new(&a.engine);
+    let r = diff_moves(&engine, a.positions as usize, a.seed).map_err(Failure::input)?;
+    let out = DiffMoves::new(&a.engine, a.seed, &r, output::millis(t.elapsed()));
+    if a.json {
+        super::emit(output::to_line(&out));
+    } else {
+        if let Some(m) = &out.first {
+            super::emit(format!("mismatch at {}", m.sfen));
+            super::emit(format!(
+                "  path: position sfen {} moves {}   ({} plies, shrunk from {})",
+                m.start,
+                m.moves.join(" "),
+                m.moves.len(),
+                m.unshrunk_plies
+            ));
+            super::emit(format!(
+                "  missing (legal, not listed): {}",
+                m.missing.join(" ")
+            ));
+            super::emit(format!(
+                "  extra (listed, not legal):   {}",
+                m.extra.join(" ")
+            ));
+        }
+        super::emit(format!(
+            "{}: {} positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
+            out.result, out.positions, out.walks, out.seed, out.moves, out.mismatches, out.time_ms
+        ));
+    }
+    if out.mismatches > 0 {
+        Err(Failure::no_answer(format!(
+            "{} of {} positions differ",
+            out.mismatches, out.positions
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+fn run_perft(a: PerftArgs) -> Result<(), Failure> {
+    let t = Instant::now();
+    let engine = LineEngine::new(&a.engine);
+    let r = diff_perft(&engine, a.depth, a.positions as usize, a.seed).map_err(Failure::input)?;
+    let out = DiffPerft::new(&a.engine, a.seed, a.depth, &r, output::millis(t.elapsed()));
+    if a.json {
+        super::emit(output::to_line(&out));
+    } else {
+        if let Some(m) = &out.first {
+            super::emit(format!("mismatch at {}", m.sfen));
+            super::emit(format!(
+                "  path: position sfen {} moves {}",
+                m.start,
+                m.moves.join(" ")
+            ));
+            super::emit(format!(
+                "  perft {}: ours {}, theirs {}",
+                m.depth,
+                m.ours,
+                m.theirs
+                    .map_or("(not a number)".to_string(), |n| n.to_string())
+            ));
+        }
+        super::emit(format!(
+            "{}: {} positions at depth {} (seed {}), {} leaves, {} mismatching, {} ms",
+            out.result, out.positions, out.depth, out.seed, out.nodes, out.mismatches, out.time_ms
+        ));
+    }
+    if out.mismatches > 0 {
+        return Err(Failure::no_answer(format!(
+            "{} of {} positions differ",
+            out.mismatches, out.positions
+        )));
+    }
+    Ok(())
+}
+
+fn run_mate(a: MateArgs) -> Result<(), Failure> {
+    use crate::tsume::{
+        load_problem, problems::read_problems, DefenderHand, Solver, SolverOptions,
+    };
+    let t = Instant::now();
+    let text = if a.problems == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(&a.problems)
+            .map_err(|e| Failure::input(format!("{}: {e}", a.problems)))?
+    };
+    let hand = if a.defender_hand_as_given {
+        DefenderHand::AsGiven
+    } else {
+        DefenderHand::Remaining
+    };
+    let mut roots = Vec::new();
+    for p in read_problems(&text) {
+        let pos = load_problem(&p.sfen, hand)
+            .map_err(|e| Failure::input(format!("{}:{}: {e}", a.problems, p.line)))?;
+        roots.push((p.id, pos));
+    }
+    let mut engine = UsiEngine::start(&a.engine).map_err(Failure::input)?;
+    let opts = SolverOptions {
+        shortest: true,
+        nodes: Some(a.nodes),
+        memory_mib: 256,
+        ..SolverOptions::default()
+    };
+    let mut mismatches = 0;
+    // Our solver recurses per ply: a deep stack, as tsume::solve gives it.
+    let solved: Vec<_> = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, || -> Result<Vec<_>, Failure> {
+                let mut solver = Solver::try_new(opts).map_err(Failure::input)?;
+                Ok(roots.iter().map(|(_, r)| solver.solve(r)).collect())
+            })
+            .map_err(Failure::internal)?
+            .join()
+            .map_err(|_| Failure::internal("the solver thread panicked"))?
+    })?;
+    for ((id, root), ours) in roots.iter().zip(solved) {
+        let theirs = engine
+            .go_mate(&crate::notation::sfen::write_sfen(root), a.time_ms)
+            .map_err(Failure::input)?;
+        let c = MateComparison::new(root, ours, theirs);
+        let line = DiffMateLine::new(id, &c);
+        if !line.agree {
+            mismatches += 1;
+        }
+        if a.json {
+            super::emit(output::to_line(&line));
+        } else {
+            super::emit(format!(
+                "{}\t{}\tours {} {}\ttheirs {} {}{}",
+                if line.agree { "agree" } else { "MISMATCH" },
+                id,
+                line.ours.result,
+                line.ours.usi.as_deref().unwrap_or(""),
+                line.theirs.result,
+                line.theirs.usi.as_deref().unwrap_or(""),
+                match line.theirs.error.as_ref().and_then(|e| e.as_ref()) {
+                    Some(e) => format!(" (line rejected: {e})"),
+                    None => String::new(),
+                }
+            ));
+        }
+    }
+    let summary = DiffMateSummary {
+        result: if mismatches == 0 { "agree" } else { "mismatch" },
+        engine: a.engine.clone(),
+        problems: roots.len(),
+        mismatches,
+        time_ms: output::millis(t.elapsed()),
+    };
+    if a.json {
+        super::emit(output::to_line(&summary));
+    } else {
+        super::emit(format!(
+            "{}: {} problems, {} mismatching, {} ms",
+            summary.result, summary.problems, summary.mismatches, summary.time_ms
+        ));
+    }
+    if mismatches > 0 {
+        return Err(Failure::no_answer(format!(
+            "{mismatches} of {} problems differ",
+            roots.len()
+        )));
+    }
+    Ok(())
+}

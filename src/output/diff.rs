@@ -1,0 +1,245 @@
+//! Results of `shogi-lab diff` (schema: `specs/schema/diff.md`).
+
+use crate::testdata::diff_moves::{MoveMismatch, MovesReport};
+use serde::Serialize;
+
+/// `diff moves --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffMoves {
+    /// `agree` or `mismatch`.
+    pub result: &'static str,
+    /// The engine command.
+    pub engine: String,
+    /// The seed of the walks.
+    pub seed: u64,
+    /// Positions compared.
+    pub positions: usize,
+    /// Walks they came from.
+    pub walks: usize,
+    /// Our legal moves over all positions.
+    pub moves: usize,
+    /// Positions that differ.
+    pub mismatches: usize,
+    /// The first mismatch, shrunk; `null` when all agree.
+    pub first: Option<Mismatch>,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+}
+
+/// One position where two move lists differ, with the shortest path found to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Mismatch {
+    /// The position.
+    pub sfen: String,
+    /// The walk's start position.
+    pub start: String,
+    /// The moves from `start` to `sfen` (USI).
+    pub moves: Vec<String>,
+    /// The path length before shrinking.
+    pub unshrunk_plies: usize,
+    /// Legal here but not listed by the engine.
+    pub missing: Vec<String>,
+    /// Listed by the engine but not legal here.
+    pub extra: Vec<String>,
+}
+
+impl Mismatch {
+    /// From a shrunk [`MoveMismatch`].
+    pub fn new(m: &MoveMismatch, unshrunk_plies: usize) -> Mismatch {
+        Mismatch {
+            sfen: m.sfen.clone(),
+            start: crate::notation::sfen::write_sfen(&m.start),
+            moves: m.path.iter().map(|x| x.to_string()).collect(),
+            unshrunk_plies,
+            missing: m.missing.clone(),
+            extra: m.extra.clone(),
+        }
+    }
+}
+
+impl DiffMoves {
+    /// From a [`MovesReport`].
+    pub fn new(engine: &str, seed: u64, r: &MovesReport, time_ms: u64) -> DiffMoves {
+        DiffMoves {
+            result: if r.mismatches == 0 {
+                "agree"
+            } else {
+                "mismatch"
+            },
+            engine: engine.to_string(),
+            seed,
+            positions: r.positions,
+            walks: r.walks,
+            moves: r.moves,
+            mismatches: r.mismatches,
+            first: r.first.as_ref().map(|m| Mismatch::new(m, r.unshrunk_plies)),
+            time_ms,
+        }
+    }
+}
+
+/// `diff perft --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffPerft {
+    /// `agree` or `mismatch`.
+    pub result: &'static str,
+    /// The engine command.
+    pub engine: String,
+    /// The seed of the walks.
+    pub seed: u64,
+    /// perft depth.
+    pub depth: u32,
+    /// Positions compared.
+    pub positions: usize,
+    /// Our leaves over all positions.
+    pub nodes: u64,
+    /// Positions whose counts differ.
+    pub mismatches: usize,
+    /// The first mismatch followed down the tree; `null` when all agree.
+    pub first: Option<PerftMismatchJson>,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+}
+
+/// Where perft counts differ.
+#[derive(Debug, Clone, Serialize)]
+pub struct PerftMismatchJson {
+    /// The position.
+    pub sfen: String,
+    /// The walk's start.
+    pub start: String,
+    /// The moves from `start` to `sfen`.
+    pub moves: Vec<String>,
+    /// The depth at which the counts differ at `sfen`.
+    pub depth: u32,
+    /// Our count.
+    pub ours: u64,
+    /// The engine's count (`null` if its answer was not a number).
+    pub theirs: Option<u64>,
+}
+
+impl DiffPerft {
+    /// From a [`crate::testdata::diff_perft::PerftReport`].
+    pub fn new(
+        engine: &str,
+        seed: u64,
+        depth: u32,
+        r: &crate::testdata::diff_perft::PerftReport,
+        time_ms: u64,
+    ) -> DiffPerft {
+        DiffPerft {
+            result: if r.mismatches == 0 {
+                "agree"
+            } else {
+                "mismatch"
+            },
+            engine: engine.to_string(),
+            seed,
+            depth,
+            positions: r.positions,
+            nodes: r.nodes,
+            mismatches: r.mismatches,
+            first: r.first.as_ref().map(|m| PerftMismatchJson {
+                sfen: m.sfen.clone(),
+                start: crate::notation::sfen::write_sfen(&m.start),
+                moves: m.path.iter().map(|x| x.to_string()).collect(),
+                depth: m.depth,
+                ours: m.ours,
+                theirs: m.theirs,
+            }),
+            time_ms,
+        }
+    }
+}
+
+/// One side's answer to a mate problem.
+#[derive(Debug, Clone, Serialize)]
+pub struct MateVerdict {
+    /// `mate`, `nomate`, `unknown` (also the engine's `timeout`), or `notimplemented`.
+    pub result: &'static str,
+    /// Length of the mate line, `null` without one.
+    pub plies: Option<usize>,
+    /// The mate line, space-separated USI, `null` without one.
+    pub usi: Option<String>,
+    /// Ours only: solver nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Engine only: whether the checker accepted its line (`null` without a line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_ok: Option<Option<bool>>,
+    /// Engine only: why the checker rejected its line (`null` if it did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Option<String>>,
+}
+
+/// One line of `diff mate --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffMateLine {
+    /// The problem's id.
+    pub id: String,
+    /// The position both solved.
+    pub sfen: String,
+    /// Our answer.
+    pub ours: MateVerdict,
+    /// The engine's answer.
+    pub theirs: MateVerdict,
+    /// No contradicting verdicts and every engine line checked.
+    pub agree: bool,
+}
+
+impl DiffMateLine {
+    /// From a [`crate::testdata::diff_mate::MateComparison`].
+    pub fn new(id: &str, c: &crate::testdata::diff_mate::MateComparison) -> DiffMateLine {
+        use crate::testdata::diff_mate::MateAnswer;
+        use crate::tsume::Outcome;
+        let mate = c.ours.outcome == Outcome::Mate;
+        let ours = MateVerdict {
+            result: match c.ours.outcome {
+                Outcome::Mate => "mate",
+                Outcome::NoMate => "nomate",
+                Outcome::Unknown => "unknown",
+            },
+            plies: mate.then_some(c.ours.line.len()),
+            usi: mate.then(|| c.ours.line_usi()),
+            nodes: Some(c.ours.stats.nodes),
+            line_ok: None,
+            error: None,
+        };
+        let (result, line) = match &c.theirs {
+            MateAnswer::Mate(l) => ("mate", Some(l)),
+            MateAnswer::NoMate => ("nomate", None),
+            MateAnswer::Timeout => ("unknown", None),
+            MateAnswer::NotImplemented => ("notimplemented", None),
+        };
+        let theirs = MateVerdict {
+            result,
+            plies: line.map(Vec::len),
+            usi: line.map(|l| l.join(" ")),
+            nodes: None,
+            line_ok: Some(c.line_check.as_ref().map(Result::is_ok)),
+            error: Some(c.line_check.as_ref().and_then(|r| r.clone().err())),
+        };
+        DiffMateLine {
+            id: id.to_string(),
+            sfen: c.sfen.clone(),
+            ours,
+            theirs,
+            agree: c.agree(),
+        }
+    }
+}
+
+/// The last line of `diff mate --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffMateSummary {
+    /// `agree` or `mismatch`.
+    pub result: &'static str,
+    /// The engine command.
+    pub engine: String,
+    /// Problems compared.
+    pub problems: usize,
+    /// Problems where they disagree.
+    pub mismatches: usize,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+}

@@ -1,0 +1,33 @@
+//! `tsume --json`: one line per problem.
+
+use serde::Serialize;
+
+/// The answer to one problem.
+#[derive(Debug, Clone, Serialize)]
+pub struct TsumeOut {
+    /// The problem's id (line id of a problem file, `1` for a single SFEN).
+    pub id: String,
+    /// The position solved (defender's hand filled in as the convention says).
+    pub sfen: String,
+    /// `mate`, `nomate`, `unknown`, or `error` for a problem that could not be read.
+    pub result: &'static str,
+    /// For a mate: the line's length in plies.
+    pub plies: Option<usize>,
+    /// For a mate in the default mode: whether the length is proven shortest (a disproof
+    /// within L − 2 plies); `false` when a limit stopped that proof; `null` with `--any-mate`.
+    pub shortest: Option<bool>,
+    /// For a mate: the line, space-separated USI moves.
+    pub usi: Option<String>,
+    /// For a mate: the line in Japanese notation (KI2 style).
+    pub kif: Option<String>,
+    /// With `--max-plies N`: `N` when no mate of at most N plies exists.
+    pub no_mate_within: Option<u16>,
+    /// With `--alt-nodes`: other mating first moves (余詰), USI.
+    pub alternatives: Option<Vec<String>>,
+    /// Search nodes (proof, minimality, line, 余詰).
+    pub nodes: u64,
+    /// Elapsed milliseconds (wall clock).
+    pub time_ms: u64,
+    /// For `result: error`: why the problem could not be read.
+    pub error: Option<String>,
+}

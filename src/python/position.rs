@@ -1,0 +1,152 @@
+//! `shogi_lab.Position`: a game from a start position (so `outcome()` sees
+//! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]).
+
+use super::input_error;
+use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen};
+use crate::rules::{perft, Game, Move, Rules};
+use pyo3::prelude::*;
+
+/// A position reached by legal moves from a start position.
+#[pyclass(module = "shogi_lab._native")]
+#[derive(Clone)]
+pub struct Position {
+    game: Game,
+}
+
+fn usi_strings(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
+    moves.into_iter().map(|m| m.to_string()).collect()
+}
+
+impl Position {
+    fn from_game_moves(start: crate::rules::Position, moves: &[Move]) -> PyResult<Position> {
+        let game = Game::from_moves(start, moves)
+            .map_err(|(i, e)| input_error(format!("move {}: {e}", i + 1)))?;
+        Ok(Position { game })
+    }
+}
+
+#[pymethods]
+impl Position {
+    /// The standard starting position.
+    #[new]
+    fn py_new() -> Position {
+        Position {
+            game: Game::new(crate::rules::Position::startpos()),
+        }
+    }
+
+    /// A position from a SFEN (`sfen`/`position` prefixes and `moves …` accepted).
+    #[staticmethod]
+    fn from_sfen(sfen: &str) -> PyResult<Position> {
+        Position::from_usi(sfen)
+    }
+
+    /// A position from a USI line: `position startpos moves 7g7f …` or `position sfen … moves …`.
+    #[staticmethod]
+    fn from_usi(usi: &str) -> PyResult<Position> {
+        let u = parse_usi_position(usi, Rules::STANDARD)
+            .map_err(|e| input_error(format!("bad position: {e}")))?;
+        let mut start = u.position.clone();
+        for _ in 0..u.moves.len() {
+            start.undo();
+        }
+        Position::from_game_moves(start, &u.moves)
+    }
+
+    /// The position after `ply` main-line moves of the first game in a KIF/KI2/CSA/USI file.
+    #[staticmethod]
+    #[pyo3(signature = (path, ply=0))]
+    fn from_record(path: &str, ply: usize) -> PyResult<Position> {
+        let rec = super::record::first_record(path)?;
+        let moves = rec.main_moves();
+        if ply > moves.len() {
+            return Err(input_error(format!(
+                "{path}: ply {ply} but the main line has {} moves",
+                moves.len()
+            )));
+        }
+        Position::from_game_moves(rec.start.clone(), &moves[..ply])
+    }
+
+    /// The legal moves in USI notation.
+    fn legal_moves(&self) -> Vec<String> {
+        usi_strings(self.game.position().legal_moves().iter().copied())
+    }
+
+    /// Plays a legal USI move (raises `ShogiLabError` for an illegal one or a finished game).
+    fn play(&mut self, usi: &str) -> PyResult<()> {
+        let m = resolve_usi_move(self.game.position(), usi)
+            .map_err(|e| input_error(format!("move {usi:?}: {e}")))?;
+        self.game.play(m).map_err(input_error)
+    }
+
+    /// Number of legal move sequences of `depth` plies (GIL released).
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let mut pos = self.game.position().clone();
+        py.allow_threads(move || perft(&mut pos, depth))
+    }
+
+    /// The current position as SFEN.
+    fn sfen(&self) -> String {
+        write_sfen(self.game.position())
+    }
+
+    /// The start position as SFEN.
+    fn start_sfen(&self) -> String {
+        write_sfen(self.game.start())
+    }
+
+    /// The moves played from the start, in USI.
+    fn moves(&self) -> Vec<String> {
+        usi_strings(self.game.moves())
+    }
+
+    /// `position sfen … moves …` (or `position startpos moves …`).
+    fn usi(&self) -> String {
+        crate::notation::sfen::write_usi_position(self.game.start(), &self.game.moves())
+    }
+
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool {
+        self.game.position().in_check()
+    }
+
+    /// `"b"` (Sente) or `"w"` (Gote) to move.
+    fn side_to_move(&self) -> &'static str {
+        match self.game.position().side_to_move() {
+            crate::rules::Color::Sente => "b",
+            crate::rules::Color::Gote => "w",
+        }
+    }
+
+    /// `(result, reason)`: `("ongoing", None)`, `("sente_win" | "gote_win", "checkmate" |
+    /// "no_legal_moves" | "perpetual_check")` or `("draw", "repetition")`.
+    fn outcome(&self) -> (&'static str, Option<&'static str>) {
+        let o = self.game.outcome();
+        (o.result(), o.reason())
+    }
+
+    /// The board as SVG (Jupyter shows it), the last move highlighted.
+    fn _repr_svg_(&self) -> String {
+        crate::render::svg::board_svg(
+            &self.game.position().to_setup(),
+            self.game.moves().last().copied(),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position.from_sfen({:?})", self.sfen())
+    }
+
+    fn __str__(&self) -> String {
+        self.sfen()
+    }
+
+    fn __eq__(&self, other: &Position) -> bool {
+        self.sfen() == other.sfen()
+    }
+
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+}

@@ -1,0 +1,67 @@
+//! `shogi_lab.read_record` / `write_record`: KIF, KI2, CSA and USI game records.
+
+use super::input_error;
+use crate::notation::csa::write_csa;
+use crate::notation::kif::{write_kif, Flavor};
+use crate::notation::record::Record;
+use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen, write_usi_position};
+use crate::rules::Rules;
+use pyo3::prelude::*;
+
+/// The first game of a KIF/KI2/CSA/USI file, read as the CLI reads it.
+pub(crate) fn first_record(path: &str) -> PyResult<Record> {
+    let bytes = std::fs::read(path).map_err(|e| input_error(format!("{path}: {e}")))?;
+    let recs =
+        crate::cli::convert::read_records(path, &bytes).map_err(|f| input_error(f.message))?;
+    recs.into_iter()
+        .next()
+        .ok_or_else(|| input_error(format!("{path}: no game in the file")))
+}
+
+/// `(start_sfen, moves, headers)` of the first game in a record file (main line, USI moves).
+#[pyfunction]
+pub fn read_record(path: &str) -> PyResult<(String, Vec<String>, Vec<(String, String)>)> {
+    let rec = first_record(path)?;
+    Ok((
+        write_sfen(&rec.start),
+        rec.main_moves().iter().map(|m| m.to_string()).collect(),
+        rec.headers.clone(),
+    ))
+}
+
+/// The record text of a game given by its start SFEN and USI moves.
+#[pyfunction]
+#[pyo3(signature = (start, moves, to="kif", headers=None))]
+pub fn write_record(
+    start: &str,
+    moves: Vec<String>,
+    to: &str,
+    headers: Option<Vec<(String, String)>>,
+) -> PyResult<String> {
+    let mut pos = parse_usi_position(start, Rules::STANDARD)
+        .map_err(|e| input_error(format!("bad start position: {e}")))?
+        .position;
+    let begin = pos.clone();
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let m = resolve_usi_move(&pos, text)
+            .map_err(|e| input_error(format!("move {} {text:?}: {e}", i + 1)))?;
+        pos.play_unchecked(m);
+        played.push(m);
+    }
+    let mut rec = Record::from_moves(begin.clone(), &played);
+    if let Some(h) = headers {
+        rec.headers = h;
+    }
+    Ok(match to {
+        "kif" => write_kif(&rec, Flavor::Kif),
+        "ki2" => write_kif(&rec, Flavor::Ki2),
+        "csa" => write_csa(&rec),
+        "usi" => write_usi_position(&begin, &played) + "\n",
+        other => {
+            return Err(input_error(format!(
+                "bad format {other:?}: expected \"kif\", \"ki2\", \"csa\" or \"usi\""
+            )))
+        }
+    })
+}

@@ -1,0 +1,384 @@
+//! Legal move generation and bulk counting.
+//!
+//! One [`Frame`] (king escapes, evasion targets, pins) is computed per
+//! position and then either materialised ([`Position::generate`]) or counted
+//! ([`Position::count_legal_moves`], perft's last ply) with the same masks,
+//! so the two cannot drift apart (and a property test compares them).
+//! Drops are generated per hand kind from one mask each — 二歩 files and the
+//! last ranks removed as bitboards, 打ち歩詰め tested once, on the single
+//! square in front of the enemy king — the approach of YaneuraOu's and
+//! haitaka's drop generators. The order of the generated moves is fixed:
+//! king moves, then board moves by origin square, then drops by kind
+//! (歩香桂銀金角飛) and square; the tsume solver's node counts depend on it.
+
+use super::Position;
+use crate::rules::bitboard::{attacks, between, line, step_attacks, Bitboard};
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::types::{Color, PieceKind, Square};
+
+/// What every legal move of a position must respect, computed once.
+struct Frame {
+    /// Safe destinations of the king (empty without a king).
+    king_moves: Bitboard,
+    /// The king's square, if any.
+    king: Option<Square>,
+    /// Double check: only king moves.
+    only_king: bool,
+    /// Destinations for the other board moves (evasion squares when in check).
+    targets: Bitboard,
+    /// Squares drops may land on (interpositions when in check).
+    drop_targets: Bitboard,
+    /// Our pieces pinned to our king.
+    pinned: Bitboard,
+}
+
+/// Drop destinations per hand kind (before looking at the hand).
+struct DropMasks {
+    pawn: Bitboard,
+    lance: Bitboard,
+    knight: Bitboard,
+    other: Bitboard,
+}
+
+/// Promotion zone of `color` (its last three ranks).
+#[inline]
+pub(super) fn promotion_zone(color: Color) -> Bitboard {
+    const ZONES: [Bitboard; 2] = [
+        Bitboard::relative_ranks(Color::Sente, 1, 3),
+        Bitboard::relative_ranks(Color::Gote, 1, 3),
+    ];
+    ZONES[color.index()]
+}
+
+/// The squares where an unpromoted `kind` of `color` could never move again (行き所のない駒).
+#[inline]
+pub(crate) fn dead_squares(color: Color, kind: PieceKind) -> Bitboard {
+    const LAST1: [Bitboard; 2] = [
+        Bitboard::relative_ranks(Color::Sente, 1, 1),
+        Bitboard::relative_ranks(Color::Gote, 1, 1),
+    ];
+    const LAST2: [Bitboard; 2] = [
+        Bitboard::relative_ranks(Color::Sente, 1, 2),
+        Bitboard::relative_ranks(Color::Gote, 1, 2),
+    ];
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => LAST1[color.index()],
+        PieceKind::Knight => LAST2[color.index()],
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// The hand kinds other than 歩香桂, in generation order.
+const OTHER_DROPS: [PieceKind; 4] = [
+    PieceKind::Silver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+];
+
+impl Position {
+    fn frame(&self) -> Frame {
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let ours = self.colors[us];
+        let Some(k) = self.kings[us] else {
+            return Frame {
+                king_moves: Bitboard::EMPTY,
+                king: None,
+                only_king: false,
+                targets: !ours,
+                drop_targets: !occ,
+                pinned: Bitboard::EMPTY,
+            };
+        };
+        let occ_wo = occ.without(k);
+        let mut king_moves = Bitboard::EMPTY;
+        for to in step_attacks(us, PieceKind::King, k) & !ours {
+            if !self.is_attacked(them, to, occ_wo) {
+                king_moves = king_moves.with(to);
+            }
+        }
+        let (only_king, targets, drop_targets) = match self.checkers.first() {
+            None => (false, !ours, !occ),
+            Some(_) if self.checkers.has_more_than_one() => {
+                (true, Bitboard::EMPTY, Bitboard::EMPTY)
+            }
+            Some(c) => (false, self.checkers | between(k, c), between(k, c)),
+        };
+        let pinned = if only_king {
+            Bitboard::EMPTY
+        } else {
+            self.pinned(us, k)
+        };
+        Frame {
+            king_moves,
+            king: Some(k),
+            only_king,
+            targets,
+            drop_targets,
+            pinned,
+        }
+    }
+
+    /// Destinations of the non-king piece on `from`.
+    #[inline(always)]
+    fn destinations(&self, f: &Frame, kind: PieceKind, from: Square) -> Bitboard {
+        let mut t = attacks(self.side, kind, from, self.occupied()) & f.targets;
+        if f.pinned.has(from) {
+            if let Some(k) = f.king {
+                t &= line(k, from);
+            }
+        }
+        t
+    }
+
+    fn drop_masks(&self, targets: Bitboard) -> DropMasks {
+        let us = self.side;
+        let lance = targets & !dead_squares(us, PieceKind::Lance);
+        let knight = targets & !dead_squares(us, PieceKind::Knight);
+        let mut pawn = Bitboard::EMPTY;
+        if self.hands[us].has(PieceKind::Pawn) {
+            pawn = lance;
+            for p in self.pieces(us, PieceKind::Pawn) {
+                pawn &= !Bitboard::file_mask(p.file());
+            }
+            // Only a pawn in front of the enemy king checks it; 打ち歩詰め is tested there alone.
+            if let Some(tk) = self.kings[!us] {
+                if let Some(front) = step_attacks(!us, PieceKind::Pawn, tk).first() {
+                    if pawn.has(front) && self.is_pawn_drop_mate(front, tk) {
+                        pawn = pawn.without(front);
+                    }
+                }
+            }
+        }
+        DropMasks {
+            pawn,
+            lance,
+            knight,
+            other: targets,
+        }
+    }
+
+    /// All legal moves (full legality: pins, evasions, 二歩, 打ち歩詰め, no dead pieces).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Appends all legal moves to `list`.
+    pub fn generate(&self, list: &mut MoveList) {
+        let f = self.frame();
+        if let Some(k) = f.king {
+            for to in f.king_moves {
+                list.push(Move::Normal {
+                    from: k,
+                    to,
+                    promote: false,
+                });
+            }
+        }
+        if f.only_king {
+            return;
+        }
+        let us = self.side;
+        let movers = match f.king {
+            Some(k) => self.colors[us].without(k),
+            None => self.colors[us],
+        };
+        for from in movers {
+            let Some(pc) = self.board[from.index()] else {
+                continue;
+            };
+            let t = self.destinations(&f, pc.kind, from);
+            push_board_moves(list, us, pc.kind, from, t);
+        }
+        let hand = self.hands[us];
+        if hand.is_empty() || f.drop_targets.is_empty() {
+            return;
+        }
+        let d = self.drop_masks(f.drop_targets);
+        push_drops(list, PieceKind::Pawn, d.pawn);
+        if hand.has(PieceKind::Lance) {
+            push_drops(list, PieceKind::Lance, d.lance);
+        }
+        if hand.has(PieceKind::Knight) {
+            push_drops(list, PieceKind::Knight, d.knight);
+        }
+        for kind in OTHER_DROPS {
+            if hand.has(kind) {
+                push_drops(list, kind, d.other);
+            }
+        }
+    }
+
+    /// The number of legal moves, counted from the same masks as [`Position::generate`]
+    /// without materialising them (perft's bulk count at the last ply).
+    pub fn count_legal_moves(&self) -> usize {
+        let f = self.frame();
+        let mut n = f.king_moves.count();
+        if f.only_king {
+            return n as usize;
+        }
+        let us = self.side;
+        let movers = match f.king {
+            Some(k) => self.colors[us].without(k),
+            None => self.colors[us],
+        };
+        // Kind by kind, so that each loop knows its piece's attack table.
+        let pawns = self.kinds[PieceKind::Pawn.index()] & movers;
+        let free = pawns & !f.pinned;
+        // Unpinned pawns in bulk: one step forward never leaves the file (no pawn stands on its last rank).
+        let t = Bitboard(match us {
+            Color::Sente => free.0 >> 1,
+            Color::Gote => free.0 << 1,
+        }) & f.targets;
+        let zone = promotion_zone(us);
+        n += (t & !dead_squares(us, PieceKind::Pawn)).count() + (t & zone).count();
+        n += self.count_kind(&f, PieceKind::Pawn, pawns & f.pinned);
+        for kind in [
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::ProPawn,
+            PieceKind::ProLance,
+            PieceKind::ProKnight,
+            PieceKind::ProSilver,
+            PieceKind::Horse,
+            PieceKind::Dragon,
+        ] {
+            n += self.count_kind(&f, kind, self.kinds[kind.index()] & movers);
+        }
+        let hand = self.hands[us];
+        if hand.is_empty() || f.drop_targets.is_empty() {
+            return n as usize;
+        }
+        let d = self.drop_masks(f.drop_targets);
+        n += d.pawn.count();
+        if hand.has(PieceKind::Lance) {
+            n += d.lance.count();
+        }
+        if hand.has(PieceKind::Knight) {
+            n += d.knight.count();
+        }
+        let others = OTHER_DROPS.iter().filter(|&&k| hand.has(k)).count() as u32;
+        n += others * d.other.count();
+        n as usize
+    }
+
+    /// The legal board moves of the pieces `from` (all of kind `kind`), counted.
+    #[inline(always)]
+    fn count_kind(&self, f: &Frame, kind: PieceKind, from: Bitboard) -> u32 {
+        let mut n = 0;
+        if kind.promote().is_none() {
+            for sq in from {
+                n += self.destinations(f, kind, sq).count();
+            }
+            return n;
+        }
+        let zone = promotion_zone(self.side);
+        let alive = !dead_squares(self.side, kind);
+        for sq in from {
+            let t = self.destinations(f, kind, sq);
+            let promoting = if zone.has(sq) { t } else { t & zone };
+            n += (t & alive).count() + promoting.count();
+        }
+        n
+    }
+
+    /// Whether a piece of `by` attacks `sq` given occupancy `occ` (early exit twin of
+    /// [`Position::attackers_to`]).
+    #[inline]
+    pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let k = &self.kinds;
+        let theirs = self.colors[by];
+        let rev = !by;
+        let steps = (step_attacks(rev, PieceKind::Pawn, sq) & k[0])
+            | (step_attacks(rev, PieceKind::Knight, sq) & k[2])
+            | (step_attacks(rev, PieceKind::Silver, sq) & k[3])
+            | (step_attacks(rev, PieceKind::Gold, sq) & (k[4] | k[8] | k[9] | k[10] | k[11]))
+            | (step_attacks(rev, PieceKind::King, sq) & (k[7] | k[12] | k[13]));
+        if !(steps & theirs).is_empty() {
+            return true;
+        }
+        use crate::rules::bitboard::{
+            bishop_attacks, bishop_pseudo, lance_attacks, rook_attacks, rook_pseudo,
+        };
+        let diag = (k[5] | k[12]) & theirs & bishop_pseudo(sq);
+        if !diag.is_empty() && !(bishop_attacks(sq, occ) & diag).is_empty() {
+            return true;
+        }
+        let orth = (k[6] | k[13]) & theirs & rook_pseudo(sq);
+        if !orth.is_empty() && !(rook_attacks(sq, occ) & orth).is_empty() {
+            return true;
+        }
+        let lances = k[1] & theirs & rook_pseudo(sq);
+        !lances.is_empty() && !(lance_attacks(rev, sq, occ) & lances).is_empty()
+    }
+
+    /// 打ち歩詰め test: would a pawn dropped on `to`, checking the king on `tk`, mate?
+    fn is_pawn_drop_mate(&self, to: Square, tk: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied().with(to);
+        // Can a defender other than the king capture the pawn?
+        let pinned = self.blockers(them, tk, us, occ);
+        let capturers = self.attackers_to(them, to, occ).without(tk) & !pinned;
+        if !capturers.is_empty() {
+            return false;
+        }
+        // Can the king step to a square (including the pawn's) the attacker does not control?
+        // The pawn itself attacks only the king's square, so the board's attackers decide.
+        let occ_wo = occ.without(tk);
+        for esc in step_attacks(them, PieceKind::King, tk) & !self.colors[them] {
+            if !self.is_attacked(us, esc, occ_wo) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[inline]
+fn push_drops(list: &mut MoveList, kind: PieceKind, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::Drop { kind, to });
+    }
+}
+
+#[inline]
+fn push_board_moves(list: &mut MoveList, us: Color, kind: PieceKind, from: Square, t: Bitboard) {
+    if kind.promote().is_none() {
+        for to in t {
+            list.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+        return;
+    }
+    let zone = promotion_zone(us);
+    let promoting = if zone.has(from) { t } else { t & zone };
+    let dead = dead_squares(us, kind);
+    for to in t {
+        if promoting.has(to) {
+            list.push(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        if !dead.has(to) {
+            list.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+    }
+}

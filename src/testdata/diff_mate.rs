@@ -1,0 +1,227 @@
+//! `diff mate`: a USI engine's `go mate` answers against our solver on the same
+//! positions. Verdicts are compared; every mate line the engine gives is
+//! replayed by the independent checker ([`crate::tsume::checker`]).
+//!
+//! The engine gets `usi`/`isready` once, then per problem `position sfen …` and
+//! `go mate <ms>`, and must answer `checkmate <moves>|nomate|timeout|notimplemented`
+//! (USI protocol, 将棋所's `go mate` extension).
+
+use crate::notation::sfen::{resolve_usi_move, write_sfen};
+use crate::rules::{Move, Position};
+use crate::tsume::{checker, Outcome, SolveResult};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::Duration;
+use thiserror::Error;
+
+/// Why a USI session failed.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum UsiError {
+    /// The program could not be started or written to.
+    #[error("`{command}`: {source}")]
+    Io {
+        /// The command line.
+        command: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// It did not answer in time or closed its output.
+    #[error("`{command}` did not answer `{sent}` with `{expected}` within {secs} s")]
+    NoAnswer {
+        /// The command line.
+        command: String,
+        /// What was sent.
+        sent: String,
+        /// The answer expected.
+        expected: String,
+        /// Seconds waited.
+        secs: u64,
+    },
+}
+
+/// A USI engine process.
+pub struct UsiEngine {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// The engine's answer to `go mate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// `checkmate <moves>` (USI texts).
+    Mate(Vec<String>),
+    /// `checkmate nomate`.
+    NoMate,
+    /// `checkmate timeout`.
+    Timeout,
+    /// `checkmate notimplemented`.
+    NotImplemented,
+}
+
+impl UsiEngine {
+    /// Starts `command` (by `sh -c`) and waits for `usiok` and `readyok`.
+    ///
+    /// # Errors
+    /// [`UsiError`] if it cannot start or does not answer within 30 s.
+    pub fn start(command: &str) -> Result<UsiEngine, UsiError> {
+        let io = |source| UsiError::Io {
+            command: command.to_string(),
+            source,
+        };
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(io)?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = UsiEngine {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+        };
+        e.send("usi")?;
+        e.wait_for("usi", "usiok", Duration::from_secs(30))?;
+        e.send("isready")?;
+        e.wait_for("isready", "readyok", Duration::from_secs(30))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), UsiError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|source| UsiError::Io {
+                command: self.command.clone(),
+                source,
+            })
+    }
+
+    /// Waits for a line starting with `prefix`; returns it.
+    fn wait_for(&mut self, sent: &str, prefix: &str, wait: Duration) -> Result<String, UsiError> {
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.split_whitespace().next() == Some(prefix) => return Ok(l),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(UsiError::NoAnswer {
+                        command: self.command.clone(),
+                        sent: sent.to_string(),
+                        expected: prefix.to_string(),
+                        secs: wait.as_secs(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// `position sfen <sfen>` + `go mate <ms>`; waits up to `ms` + 10 s (then sends `stop`
+    /// and waits 5 s more).
+    ///
+    /// # Errors
+    /// [`UsiError`] if the engine does not answer.
+    pub fn go_mate(&mut self, sfen: &str, ms: u64) -> Result<MateAnswer, UsiError> {
+        self.send(&format!("position sfen {sfen}"))?;
+        let go = format!("go mate {ms}");
+        self.send(&go)?;
+        let line = match self.wait_for(&go, "checkmate", Duration::from_millis(ms + 10_000)) {
+            Ok(l) => l,
+            Err(_) => {
+                self.send("stop")?;
+                self.wait_for(&go, "checkmate", Duration::from_secs(5))?
+            }
+        };
+        let words: Vec<String> = line.split_whitespace().skip(1).map(String::from).collect();
+        Ok(match words.first().map(String::as_str) {
+            Some("nomate") => MateAnswer::NoMate,
+            Some("timeout") | None => MateAnswer::Timeout,
+            Some("notimplemented") => MateAnswer::NotImplemented,
+            _ => MateAnswer::Mate(words),
+        })
+    }
+}
+
+impl Drop for UsiEngine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // Give it a moment to quit, then make sure it is gone.
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One problem compared.
+#[derive(Debug, Clone)]
+pub struct MateComparison {
+    /// The position both solved (the defender's hand as given to the engine).
+    pub sfen: String,
+    /// Our verdict and line.
+    pub ours: SolveResult<Move>,
+    /// The engine's answer.
+    pub theirs: MateAnswer,
+    /// For an engine mate: `Ok` if the checker accepts its line, else why not.
+    pub line_check: Option<Result<(), String>>,
+}
+
+impl MateComparison {
+    /// Compares our result with the engine's answer on `root`.
+    pub fn new(root: &Position, ours: SolveResult<Move>, theirs: MateAnswer) -> MateComparison {
+        let line_check = match &theirs {
+            MateAnswer::Mate(usi) => Some(check_line(root, usi)),
+            _ => None,
+        };
+        MateComparison {
+            sfen: write_sfen(root),
+            ours,
+            theirs,
+            line_check,
+        }
+    }
+
+    /// Whether the two agree: no contradicting verdicts (a timeout or `unknown` contradicts
+    /// nothing), and every engine mate line is a checked mate.
+    pub fn agree(&self) -> bool {
+        let line_ok = !matches!(self.line_check, Some(Err(_)));
+        let verdicts = !matches!(
+            (self.ours.outcome, &self.theirs),
+            (Outcome::Mate, MateAnswer::NoMate) | (Outcome::NoMate, MateAnswer::Mate(_))
+        );
+        line_ok && verdicts
+    }
+}
+
+fn check_line(root: &Position, usi: &[String]) -> Result<(), String> {
+    let mut pos = root.clone();
+    let mut line = Vec::new();
+    for (i, u) in usi.iter().enumerate() {
+        let m = resolve_usi_move(&pos, u).map_err(|e| format!("ply {}: {u}: {e}", i + 1))?;
+        pos.play_unchecked(m);
+        line.push(m);
+    }
+    checker::verify_mate_line(root, &line).map_err(|e| e.to_string())
+}

@@ -1,0 +1,225 @@
+//! `diff moves`: another program's legal moves against ours on the positions of
+//! seeded random walks; a disagreement is shrunk to the shortest move path from
+//! the walk's start that still reaches a disagreement.
+//!
+//! Protocol: the program reads one SFEN a line on stdin and prints that
+//! position's legal moves in USI, separated by spaces, one line per position
+//! (an empty line when there are none); order does not matter.
+//!
+//! Shrinking (in the spirit of delta debugging, Zeller 2002): from the path to
+//! the first disagreement, every path obtained by deleting a block of 2, 4, 8, …
+//! consecutive moves or two moves of opposite sides (keeping the side to move), or by
+//! cutting the path short, is
+//! replayed; those that stay legal are asked in one batch, the shortest that still
+//! disagrees is kept, and this repeats until no shorter path disagrees.
+
+use super::engine::{EngineError, LineEngine};
+use super::walk::{random_walk, replay, start};
+use crate::notation::sfen::write_sfen;
+use crate::rules::{Move, Position};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+/// A position where the two move lists differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveMismatch {
+    /// The walk's start.
+    pub start: Position,
+    /// The moves from the start to the position.
+    pub path: Vec<Move>,
+    /// The position (SFEN).
+    pub sfen: String,
+    /// Legal here, but not listed by the program (USI, sorted).
+    pub missing: Vec<String>,
+    /// Listed by the program, but not legal here (USI, sorted).
+    pub extra: Vec<String>,
+}
+
+/// The result of [`diff_moves`].
+#[derive(Debug, Clone)]
+pub struct MovesReport {
+    /// Positions compared.
+    pub positions: usize,
+    /// Walks they came from.
+    pub walks: usize,
+    /// Legal moves compared (ours, summed).
+    pub moves: usize,
+    /// Positions that differ.
+    pub mismatches: usize,
+    /// The first mismatch, shrunk; `None` when all agree.
+    pub first: Option<MoveMismatch>,
+    /// The first mismatch's path length before shrinking.
+    pub unshrunk_plies: usize,
+    /// Positions asked while shrinking.
+    pub shrink_positions: usize,
+}
+
+/// Our legal moves as sorted USI strings.
+pub fn our_moves(pos: &Position) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn compare(pos: &Position, answer: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let ours: BTreeSet<String> = our_moves(pos).into_iter().collect();
+    let theirs: BTreeSet<String> = answer.split_whitespace().map(str::to_string).collect();
+    if ours == theirs {
+        return None;
+    }
+    Some((
+        ours.difference(&theirs).cloned().collect(),
+        theirs.difference(&ours).cloned().collect(),
+    ))
+}
+
+/// Compares `engine`'s legal moves with ours on `positions` distinct positions from
+/// random walks (seeded by `seed`, each walk 20–219 plies from [`super::walk::STARTS`]).
+///
+/// # Errors
+/// [`EngineError`] if the program fails.
+pub fn diff_moves(
+    engine: &LineEngine,
+    positions: usize,
+    seed: u64,
+) -> Result<MovesReport, EngineError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::new();
+    // (walk index, ply) of each asked position, in order.
+    let mut asked: Vec<(usize, usize)> = Vec::new();
+    let mut sfens = Vec::new();
+    let mut walks: Vec<(Position, Vec<Move>)> = Vec::new();
+    while asked.len() < positions {
+        let w = walks.len();
+        let s = start(w);
+        let plies = rng.gen_range(20..220);
+        let moves = random_walk(&s, plies, &mut rng);
+        let mut pos = s.clone();
+        for ply in 0..=moves.len() {
+            if asked.len() >= positions {
+                break;
+            }
+            let sfen = write_sfen(&pos);
+            // Distinct positions: the SFEN without its move number.
+            let without_number = sfen
+                .rsplit_once(' ')
+                .map_or(sfen.clone(), |x| x.0.to_string());
+            if seen.insert(without_number) {
+                asked.push((w, ply));
+                sfens.push(sfen);
+            }
+            if ply < moves.len() {
+                pos.play_unchecked(moves[ply]);
+            }
+        }
+        walks.push((s, moves));
+    }
+    let answers = engine.ask(&sfens)?;
+    let mut report = MovesReport {
+        positions: asked.len(),
+        walks: walks.len(),
+        moves: 0,
+        mismatches: 0,
+        first: None,
+        unshrunk_plies: 0,
+        shrink_positions: 0,
+    };
+    let mut first: Option<(usize, usize)> = None;
+    for (i, &(w, ply)) in asked.iter().enumerate() {
+        let (s, moves) = &walks[w];
+        let pos = replay(s, &moves[..ply]).expect("walks are legal");
+        report.moves += pos.legal_moves().len();
+        if compare(&pos, &answers[i]).is_some() {
+            report.mismatches += 1;
+            first.get_or_insert((w, ply));
+        }
+    }
+    if let Some((w, ply)) = first {
+        let (s, moves) = &walks[w];
+        report.unshrunk_plies = ply;
+        let (path, asked_while_shrinking) = shrink(engine, s, &moves[..ply])?;
+        report.shrink_positions = asked_while_shrinking;
+        let pos = replay(s, &path).expect("shrunk paths are legal");
+        let answer = engine.ask(&[write_sfen(&pos)])?;
+        let (missing, extra) = compare(&pos, &answer[0]).unwrap_or_default();
+        report.first = Some(MoveMismatch {
+            start: s.clone(),
+            sfen: write_sfen(&pos),
+            path,
+            missing,
+            extra,
+        });
+    }
+    Ok(report)
+}
+
+/// The candidate paths one shrinking round tries: every prefix, every deletion of
+/// a block of 2, 4, 8, … consecutive moves, and every deletion of two moves, one of each
+/// side (paths up to [`PAIR_LIMIT`] plies).
+fn candidates(path: &[Move]) -> Vec<Vec<Move>> {
+    let mut out: Vec<Vec<Move>> = (0..path.len()).map(|n| path[..n].to_vec()).collect();
+    if path.len() <= PAIR_LIMIT {
+        for i in 0..path.len() {
+            for j in (i + 1..path.len()).step_by(2) {
+                let c: Vec<Move> = path
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i && k != j)
+                    .map(|(_, &m)| m)
+                    .collect();
+                out.push(c);
+            }
+        }
+    }
+    let mut block = 2;
+    while block <= path.len() {
+        for i in 0..=path.len() - block {
+            let mut c = path[..i].to_vec();
+            c.extend_from_slice(&path[i + block..]);
+            out.push(c);
+        }
+        block *= 2;
+    }
+    out
+}
+
+/// Longest path whose two-move deletions are all tried (about `n²/4` candidates a round).
+pub const PAIR_LIMIT: usize = 160;
+
+/// Shrinks a disagreeing path from `start`: returns the shortest disagreeing path found
+/// and the number of positions asked.
+///
+/// # Errors
+/// [`EngineError`] if the program fails.
+pub fn shrink(
+    engine: &LineEngine,
+    start: &Position,
+    path: &[Move],
+) -> Result<(Vec<Move>, usize), EngineError> {
+    let mut best = path.to_vec();
+    let mut asked = 0;
+    loop {
+        let mut tried = std::collections::HashSet::new();
+        let mut cands: Vec<(Vec<Move>, Position)> = candidates(&best)
+            .into_iter()
+            .filter(|c| tried.insert(c.clone()))
+            .filter_map(|c| replay(start, &c).map(|p| (c, p)))
+            .collect();
+        cands.sort_by_key(|(c, _)| c.len());
+        let sfens: Vec<String> = cands.iter().map(|(_, p)| write_sfen(p)).collect();
+        if sfens.is_empty() {
+            return Ok((best, asked));
+        }
+        let answers = engine.ask(&sfens)?;
+        asked += sfens.len();
+        let shorter = cands
+            .iter()
+            .zip(&answers)
+            .find(|((c, p), a)| c.len() < best.len() && compare(p, a).is_some());
+        match shorter {
+            Some(((c, _), _)) => best = c.clone(),
+            None => return Ok((best, asked)),
+        }
+    }
+}

@@ -1,0 +1,568 @@
+//! Certificate extraction: the proof or disproof graph of a solved problem,
+//! read from the solver's table ([`Solver::probe`]) and written as JSON lines
+//! (`specs/certificate.md`). The checker lives outside the solver, in
+//! [`crate::certificate`].
+//!
+//! - mate: an attacker node takes one proven check (the one with the smallest
+//!   proven length bound that closes without a cycle); a defender node lists
+//!   every legal reply (futile interpositions too: the graph proves plain mate);
+//! - nomate: an attacker node lists every legal check; a defender node takes one
+//!   reply into a node already in the graph (a repetition) or into a disproven
+//!   position.
+//!
+//! Transpositions share one node; a node whose board and side to move match an
+//! already finished node with hands at least as good is `covered_by` it
+//! (hand superiority). The table is bounded, so a needed node may be missing:
+//! extraction then solves that node afresh with a node budget (a
+//! small solver whose table also serves as hints) and fails cleanly ([`ExtractError`]) rather than guess.
+
+use crate::notation::sfen::write_sfen;
+use crate::rules::{Color, Hand, Move, PieceKind, Position};
+use crate::tsume::{Outcome, SolveResult, Solver, SolverOptions};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::Write;
+
+/// What a certificate proves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    /// The attacker mates (plain mate: every defender reply answered).
+    Mate,
+    /// The attacker cannot mate (perpetual check fails).
+    Nomate,
+}
+
+/// One node of the graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The position.
+    pub pos: Position,
+    /// Its moves and children, or the node that covers it.
+    pub body: Body,
+}
+
+/// How a node is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// Moves (USI) and child node ids.
+    Moves(Vec<(Move, usize)>),
+    /// Settled by hand superiority over this node.
+    CoveredBy(usize),
+}
+
+/// A proof (mate) or disproof (nomate) graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Certificate {
+    /// What it proves.
+    pub result: Claim,
+    /// The root's id.
+    pub root: usize,
+    /// For mate: the longest path of the graph in plies.
+    pub plies: Option<u32>,
+    /// Nodes, indexed by id.
+    pub nodes: Vec<Node>,
+}
+
+/// Why no certificate was produced (the answer is then reported uncertified).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    /// The result is `unknown` or a bounded no-mate: nothing to certify.
+    #[error("nothing to certify for an {0} result")]
+    NotSolved(&'static str),
+    /// A node could not be settled from the table or a fresh bounded solve.
+    #[error("node {sfen}: {why}")]
+    Stuck {
+        /// The node.
+        sfen: String,
+        /// What failed.
+        why: String,
+    },
+    /// The extraction budget (graph nodes) ran out.
+    #[error("certificate larger than {0} nodes")]
+    TooLarge(usize),
+    /// A fallback solver could not get its memory.
+    #[error("{0}")]
+    Memory(String),
+}
+
+/// Limits of one extraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractLimits {
+    /// Most graph nodes.
+    pub max_nodes: usize,
+    /// Node budget of each fallback solve.
+    pub fallback_nodes: u64,
+    /// Table size of each fallback solver (MiB).
+    pub fallback_mib: usize,
+    /// Most fallback solves.
+    pub fallback_solves: usize,
+}
+
+impl Default for ExtractLimits {
+    fn default() -> Self {
+        ExtractLimits {
+            max_nodes: 2_000_000,
+            fallback_nodes: 2_000_000,
+            fallback_mib: 16,
+            fallback_solves: 20_000,
+        }
+    }
+}
+
+/// Position identity: the SFEN without the move number.
+fn ident(pos: &Position) -> String {
+    let s = write_sfen(pos);
+    match s.rsplit_once(' ') {
+        Some((head, _)) => head.to_string(),
+        None => s,
+    }
+}
+
+struct Extractor<'a> {
+    root_solver: &'a Solver<Position>,
+    fallback: Option<Solver<Position>>,
+    fresh_solves: usize,
+    limits: ExtractLimits,
+    attacker: Color,
+    claim: Claim,
+    nodes: Vec<Option<Node>>,
+    ids: HashMap<String, usize>,
+    /// Finished nodes by (board key): id, for covered_by.
+    finished: HashMap<u64, Vec<usize>>,
+    on_stack: Vec<bool>,
+}
+
+fn stuck(pos: &Position, why: impl Into<String>) -> ExtractError {
+    ExtractError::Stuck {
+        sfen: write_sfen(pos),
+        why: why.into(),
+    }
+}
+
+/// `a ≥ b` kind by kind.
+fn at_least(a: Hand, b: Hand) -> bool {
+    PieceKind::HAND.iter().all(|&k| a.count(k) >= b.count(k))
+}
+
+impl Extractor<'_> {
+    /// Solves `pos` (attacker to move) afresh on the fallback solver, replacing its
+    /// table. Every table's solved entries hold wherever they are reached (disproofs
+    /// that lean on a path are never stored), so they stay valid hints.
+    fn fresh(&mut self, pos: &Position) -> Result<Outcome, ExtractError> {
+        if self.fresh_solves >= self.limits.fallback_solves {
+            return Err(stuck(
+                pos,
+                format!("more than {} fallback solves", self.limits.fallback_solves),
+            ));
+        }
+        self.fresh_solves += 1;
+        if self.fallback.is_none() {
+            let opts = SolverOptions {
+                nodes: Some(self.limits.fallback_nodes),
+                memory_mib: self.limits.fallback_mib,
+                ..SolverOptions::default()
+            };
+            let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+            self.fallback = Some(s);
+        }
+        Ok(self
+            .fallback
+            .as_mut()
+            .map(|s| s.solve(pos).outcome)
+            .unwrap_or(Outcome::Unknown))
+    }
+
+    fn probe(&self, pos: &Position) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
+        let pos = pos.clone();
+        std::iter::once(self.root_solver)
+            .chain(self.fallback.as_ref())
+            .filter_map(move |s| s.probe(&pos))
+    }
+
+    fn probe_proven(&self, pos: &Position, _level: usize) -> Option<u16> {
+        self.probe(pos)
+            .filter(|f| f.pns.pn == 0)
+            .map(|f| f.bound)
+            .min()
+    }
+
+    fn probe_disproven(&self, pos: &Position, _level: usize) -> bool {
+        self.probe(pos).any(|f| f.pns.dn == 0)
+    }
+
+    /// A finished node with the same board that covers `pos` for the claim.
+    fn cover(&self, pos: &Position) -> Option<usize> {
+        let list = self.finished.get(&pos.board_key())?;
+        let def = !self.attacker;
+        list.iter().copied().find(|&m| {
+            let n = self.nodes[m].as_ref().expect("finished");
+            let (ma, md) = (n.pos.hand(self.attacker), n.pos.hand(def));
+            let (na, nd) = (pos.hand(self.attacker), pos.hand(def));
+            n.pos.side_to_move() == pos.side_to_move()
+                && match self.claim {
+                    Claim::Mate => at_least(na, ma) && at_least(md, nd),
+                    Claim::Nomate => at_least(ma, na) && at_least(nd, md),
+                }
+        })
+    }
+
+    fn new_id(&mut self, pos: &Position) -> Result<usize, ExtractError> {
+        if self.nodes.len() >= self.limits.max_nodes {
+            return Err(ExtractError::TooLarge(self.limits.max_nodes));
+        }
+        let id = self.nodes.len();
+        self.nodes.push(None);
+        self.on_stack.push(true);
+        self.ids.insert(ident(pos), id);
+        Ok(id)
+    }
+
+    fn finish(&mut self, id: usize, pos: &Position, body: Body) {
+        self.nodes[id] = Some(Node {
+            pos: pos.clone(),
+            body,
+        });
+        self.on_stack[id] = false;
+        self.finished.entry(pos.board_key()).or_default().push(id);
+    }
+
+    /// Forgets a node that could not be settled (mate: the caller tries another move).
+    fn forget(&mut self, id: usize, pos: &Position) {
+        self.ids.remove(&ident(pos));
+        self.on_stack[id] = false;
+    }
+
+    fn checks(pos: &Position) -> Vec<Move> {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|&m| pos.gives_check(m))
+            .collect()
+    }
+
+    // ---- mate ----
+
+    fn mate_attacker(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        if let Some(&id) = self.ids.get(&ident(pos)) {
+            return if self.on_stack[id] {
+                Err(stuck(pos, "cycle"))
+            } else {
+                Ok(id)
+            };
+        }
+        if let Some(m) = self.cover(pos) {
+            let id = self.new_id(pos)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(id);
+        }
+        let id = self.new_id(pos)?;
+        let mut last = stuck(pos, "no proven check in the table");
+        // The table's proven checks first; then a fresh solve of this node one level down.
+        for attempt in 0..2 {
+            if attempt == 1 {
+                match self.fresh(pos) {
+                    Ok(Outcome::Mate) => {}
+                    Ok(_) => break,
+                    Err(e) => {
+                        self.forget(id, pos);
+                        return Err(e);
+                    }
+                }
+            }
+            for (_, m) in self.proven_checks(pos, level) {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                if self
+                    .ids
+                    .get(&ident(&child))
+                    .is_some_and(|&c| self.on_stack[c])
+                {
+                    continue;
+                }
+                match self.mate_defender(&child, level) {
+                    Ok(c) => {
+                        self.finish(id, pos, Body::Moves(vec![(m, c)]));
+                        return Ok(id);
+                    }
+                    Err(e @ (ExtractError::TooLarge(_) | ExtractError::Memory(_))) => {
+                        self.forget(id, pos);
+                        return Err(e);
+                    }
+                    Err(e) => last = e,
+                }
+            }
+        }
+        self.forget(id, pos);
+        Err(last)
+    }
+
+    /// Checks whose child is proven at `level`, shortest bound first.
+    fn proven_checks(&self, pos: &Position, level: usize) -> Vec<(u16, Move)> {
+        let mut v: Vec<(u16, Move)> = Self::checks(pos)
+            .into_iter()
+            .filter_map(|m| {
+                let mut c = pos.clone();
+                c.play_unchecked(m);
+                self.probe_proven(&c, level).map(|b| (b, m))
+            })
+            .collect();
+        v.sort_by_key(|&(b, _)| b);
+        v
+    }
+
+    fn mate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        if let Some(&id) = self.ids.get(&ident(pos)) {
+            return if self.on_stack[id] {
+                Err(stuck(pos, "cycle"))
+            } else {
+                Ok(id)
+            };
+        }
+        if let Some(m) = self.cover(pos) {
+            let id = self.new_id(pos)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(id);
+        }
+        let id = self.new_id(pos)?;
+        let mut moves = Vec::new();
+        for r in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(r);
+            match self.mate_attacker(&child, level) {
+                Ok(c) => moves.push((r, c)),
+                Err(e) => {
+                    self.forget(id, pos);
+                    return Err(e);
+                }
+            }
+        }
+        self.finish(id, pos, Body::Moves(moves));
+        Ok(id)
+    }
+
+    // ---- nomate ----
+
+    fn nomate_attacker(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        if let Some(&id) = self.ids.get(&ident(pos)) {
+            return Ok(id); // cycles are allowed
+        }
+        if let Some(m) = self.cover(pos) {
+            let id = self.new_id(pos)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(id);
+        }
+        let id = self.new_id(pos)?;
+        let mut moves = Vec::new();
+        for m in Self::checks(pos) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            moves.push((m, self.nomate_defender(&child, level)?));
+        }
+        self.finish(id, pos, Body::Moves(moves));
+        Ok(id)
+    }
+
+    fn nomate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        if let Some(&id) = self.ids.get(&ident(pos)) {
+            return Ok(id);
+        }
+        let replies: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let after = |r: Move| {
+            let mut c = pos.clone();
+            c.play_unchecked(r);
+            c
+        };
+        // A reply into the graph (a repetition), then one into a disproven position.
+        let known = replies
+            .iter()
+            .copied()
+            .find(|&r| self.ids.contains_key(&ident(&after(r))));
+        let (reply, level) = match known {
+            Some(r) => (r, level),
+            None => match replies
+                .iter()
+                .copied()
+                .find(|&r| self.probe_disproven(&after(r), level))
+            {
+                Some(r) => (r, level),
+                None => {
+                    let mut found = None;
+                    for &r in &replies {
+                        if self.fresh(&after(r))? == Outcome::NoMate {
+                            found = Some(r);
+                            break;
+                        }
+                    }
+                    match found {
+                        Some(r) => (r, level),
+                        None => return Err(stuck(pos, "no reply known to refute the mate")),
+                    }
+                }
+            },
+        };
+        let id = self.new_id(pos)?;
+        let c = self.nomate_attacker(&after(reply), level)?;
+        self.finish(id, pos, Body::Moves(vec![(reply, c)]));
+        Ok(id)
+    }
+}
+
+/// Longest path (in plies) from `root` in an acyclic graph; covered_by edges count 0.
+fn longest(nodes: &[Node], root: usize) -> u32 {
+    let mut memo: Vec<Option<u32>> = vec![None; nodes.len()];
+    // Iterative post-order to survive deep graphs.
+    let mut stack = vec![(root, false)];
+    while let Some((n, done)) = stack.pop() {
+        if memo[n].is_some() {
+            continue;
+        }
+        let kids: Vec<(usize, u32)> = match &nodes[n].body {
+            Body::Moves(v) => v.iter().map(|&(_, c)| (c, 1)).collect(),
+            Body::CoveredBy(m) => vec![(*m, 0)],
+        };
+        if done {
+            memo[n] = Some(
+                kids.iter()
+                    .map(|&(c, w)| memo[c].unwrap_or(0) + w)
+                    .max()
+                    .unwrap_or(0),
+            );
+        } else {
+            stack.push((n, true));
+            for (c, _) in kids {
+                if memo[c].is_none() {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    memo[root].unwrap_or(0)
+}
+
+/// Extracts the certificate of `result` (from `solver`'s last solve of `root`).
+///
+/// # Errors
+/// [`ExtractError`] when the result is not `mate`/`nomate` or the graph cannot
+/// be completed within `limits`: the answer is then *uncertified*, never wrongly certified.
+pub fn extract_with(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
+    let claim = match result.outcome {
+        Outcome::Mate => Claim::Mate,
+        Outcome::NoMate => Claim::Nomate,
+        Outcome::Unknown => return Err(ExtractError::NotSolved("unknown")),
+    };
+    let mut x = Extractor {
+        root_solver: solver,
+        fallback: None,
+        fresh_solves: 0,
+        limits,
+        attacker: root.side_to_move(),
+        claim,
+        nodes: Vec::new(),
+        ids: HashMap::new(),
+        finished: HashMap::new(),
+        on_stack: Vec::new(),
+    };
+    let r = match claim {
+        Claim::Mate => x.mate_attacker(root, 0)?,
+        Claim::Nomate => x.nomate_attacker(root, 0)?,
+    };
+    // Forgotten (failed) nodes leave holes: renumber the reachable ones from 0.
+    let mut map = vec![usize::MAX; x.nodes.len()];
+    let mut order = Vec::new();
+    let mut stack = vec![r];
+    map[r] = 0;
+    order.push(r);
+    while let Some(n) = stack.pop() {
+        let node = x.nodes[n]
+            .as_ref()
+            .ok_or_else(|| stuck(root, "unfinished node"))?;
+        let kids: Vec<usize> = match &node.body {
+            Body::Moves(v) => v.iter().map(|&(_, c)| c).collect(),
+            Body::CoveredBy(m) => vec![*m],
+        };
+        for c in kids {
+            if map[c] == usize::MAX {
+                map[c] = order.len();
+                order.push(c);
+                stack.push(c);
+            }
+        }
+    }
+    let mut nodes = Vec::with_capacity(order.len());
+    for &o in &order {
+        let mut n = x.nodes[o]
+            .take()
+            .ok_or_else(|| stuck(root, "unfinished node"))?;
+        n.body = match n.body {
+            Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, map[c])).collect()),
+            Body::CoveredBy(m) => Body::CoveredBy(map[m]),
+        };
+        nodes.push(n);
+    }
+    let plies = (claim == Claim::Mate).then(|| longest(&nodes, 0));
+    Ok(Certificate {
+        result: claim,
+        root: 0,
+        plies,
+        nodes,
+    })
+}
+
+/// [`extract_with`] under the default [`ExtractLimits`].
+///
+/// # Errors
+/// As [`extract_with`].
+pub fn extract(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+) -> Result<Certificate, ExtractError> {
+    extract_with(solver, root, result, ExtractLimits::default())
+}
+
+#[derive(Serialize)]
+struct Header {
+    format: &'static str,
+    version: u32,
+    result: Claim,
+    root: usize,
+    plies: Option<u32>,
+}
+
+/// Writes `cert` as JSON lines (`specs/certificate.md`).
+///
+/// # Errors
+/// I/O errors of `out`.
+pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<()> {
+    let h = Header {
+        format: "shogi-lab/tsume-certificate",
+        version: 1,
+        result: cert.result,
+        root: cert.root,
+        plies: cert.plies,
+    };
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string(&h).map_err(std::io::Error::other)?
+    )?;
+    for (id, n) in cert.nodes.iter().enumerate() {
+        let sfen = write_sfen(&n.pos);
+        let line = match &n.body {
+            Body::Moves(v) => {
+                let moves: Vec<(String, usize)> =
+                    v.iter().map(|(m, c)| (m.to_string(), *c)).collect();
+                serde_json::json!({"id": id, "sfen": sfen, "moves": moves})
+            }
+            Body::CoveredBy(m) => serde_json::json!({"id": id, "sfen": sfen, "covered_by": m}),
+        };
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}

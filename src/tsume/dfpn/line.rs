@@ -1,0 +1,499 @@
+//! The proven-shortest length and the line: budgets below the first proof until one is
+//! disproven, then a walk of the proof that keeps a ply budget (GHI-safe backtracking),
+//! and the 余詰 search.
+
+use super::*;
+
+/// State of one line walk ([`Solver::extract`]).
+pub(super) struct WalkState {
+    pub(super) exact: bool,
+    pub(super) futility: bool,
+    /// `prefix[d]`: hash of the sequence of the path's first `d` positions.
+    pub(super) prefix: Vec<u64>,
+    /// `budgets[d]`: the budget the walk entered depth `d` with.
+    pub(super) budgets: Vec<u16>,
+    /// Positions that failed on some path: (prefix length they depend on, its hash).
+    pub(super) failed: HashMap<u64, Vec<(u16, u64)>, KeyHash>,
+}
+
+/// Why a walk below a node gave no line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum WalkFail {
+    /// It fails on this path, depending on the path's first `j` positions only (0: on none).
+    Dep(u16),
+    /// The position at this depth recurs below with a smaller budget: walk it again from
+    /// there within that budget.
+    Restart(u16, u16),
+}
+
+impl<P: MatePosition> Solver<P> {
+    pub(super) fn reset_limits_for(&mut self, extra_nodes: u64) {
+        self.aborted = false;
+        self.node_limit = Some(self.nodes.saturating_add(extra_nodes));
+    }
+
+    /// The shortest mate length at most `upper`, by searching with ply budgets
+    /// `upper - 2`, … until a budget is disproven; `exact` is false if limits cut it short.
+    pub(super) fn shortest_len(&mut self, pos: &mut P, upper: u16) -> (u16, bool) {
+        let mut len = upper;
+        loop {
+            if len < 3 {
+                return (len, true);
+            }
+            let out = self.search_root(pos, len - 2);
+            if out.pns.is_proven() {
+                len = out.bound.min(len - 2);
+            } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
+                return (len, true);
+            } else {
+                return (len, false);
+            }
+        }
+    }
+
+    /// Proves `pos` within `budget` plies (at path depth `depth`) if the table no longer knows it.
+    pub(super) fn ensure(&mut self, pos: &mut P, depth: u16, budget: u16) -> Option<u16> {
+        if let Some(f) = self
+            .table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), budget)
+        {
+            if f.pns.is_proven() {
+                return Some(f.bound);
+            }
+        }
+        let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, depth, budget, false);
+        out.pns.is_proven().then_some(out.bound)
+    }
+
+    /// The proof bounds of the children `moves` of `pos` within `cb` plies (`None`: a
+    /// repetition on the path, or no proof). At OR nodes the table only; at AND nodes a
+    /// reply the table no longer proves is proved again.
+    pub(super) fn child_bounds(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        or: bool,
+        depth: u16,
+        cb: u16,
+    ) -> Vec<Option<u16>> {
+        let mut bounds = Vec::with_capacity(moves.len());
+        for &m in moves {
+            pos.play(m);
+            let b = if self.path.contains_key(&pos.position_key()) {
+                None
+            } else if or {
+                self.table
+                    .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+                    .and_then(|f| f.pns.is_proven().then_some(f.bound))
+            } else {
+                self.ensure(pos, depth + 1, cb)
+            };
+            pos.undo();
+            bounds.push(b);
+        }
+        bounds
+    }
+
+    /// Searches `pos`, already on the walk's path at `depth`, again within `budget`.
+    pub(super) fn reprove(&mut self, pos: &mut P, depth: u16, budget: u16) {
+        let pk = pos.position_key();
+        self.path.remove(&pk);
+        self.path_hash ^= mix(pk);
+        self.mid(pos, ProofNumbers::NO_THRESHOLD, depth, budget, false);
+        self.path.insert(pk, depth);
+        self.path_hash ^= mix(pk);
+    }
+
+    /// Walks the proof: the attacker takes a proven check with the smallest bound, the
+    /// defender the reply with the largest (with `exact`: one whose mate is exactly one
+    /// ply shorter).
+    ///
+    /// The walk keeps a ply budget: every child must be proven within the budget − 1, and
+    /// the chosen child's bound becomes the new budget (with `exact`: budget − 1); a node
+    /// whose proof was evicted is proved again within its budget. Table proofs ignore the
+    /// path, so a defender reply may lead to a node whose only mating checks repeat a
+    /// position of the line (図巧100: after 156 plies the defender's interposition cycle
+    /// returned to the position of ply 115). Such a node fails on this path and the walk
+    /// backtracks to the last attacker node with another proven check; failures are
+    /// remembered with the path prefix they depend on (GHI-safe), so no subtree is walked
+    /// twice under the same prefix. Without a ply limit (the default) the budgets are
+    /// `plain`: they bound the length only and every legal reply counts (no 無駄合 rule),
+    /// and a node whose bounded re-proof fails may use any proof.
+    pub(super) fn extract(&mut self, root: &mut P, len: u16, exact: bool) -> Option<Vec<P::Move>> {
+        let mut pos = root.clone();
+        let extra = self.nodes.saturating_mul(2).saturating_add(1_000_000);
+        self.reset_limits_for(extra);
+        self.path.clear();
+        self.path_hash = 0;
+        let futility = exact || self.opts.max_plies.is_some();
+        self.plain = !futility;
+        let mut st = WalkState {
+            exact,
+            futility,
+            prefix: vec![0],
+            budgets: vec![0],
+            failed: HashMap::default(),
+        };
+        self.extracting = true;
+        let line = self.walk(&mut pos, 1, len, &mut st).ok();
+        self.extracting = false;
+        self.plain = false;
+        line
+    }
+
+    /// The walk below `pos` at `depth` within `budget`: the line, or why there is none.
+    pub(super) fn walk(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        if self.aborted {
+            return Err(WalkFail::Dep(0));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(WalkFail::Dep(depth - 1));
+        }
+        let pk = pos.position_key();
+        if let Some(v) = st.failed.get(&pk) {
+            if let Some(&(j, _)) = v
+                .iter()
+                .find(|&&(j, h)| j < depth && st.prefix[j as usize] == h)
+            {
+                return Err(WalkFail::Dep(j));
+            }
+        }
+        let prefix = mix(st.prefix[depth as usize - 1] ^ pk);
+        st.prefix.push(prefix);
+        st.budgets.push(budget);
+        self.path.insert(pk, depth);
+        self.path_hash ^= mix(pk);
+        let or = pos.side_to_move() == self.attacker;
+        let mut budget = budget;
+        let r = loop {
+            let r = if or {
+                self.walk_or(pos, depth, budget, st)
+            } else {
+                self.walk_and(pos, depth, budget, st)
+            };
+            match r {
+                Err(WalkFail::Restart(j, b)) if j == depth => {
+                    // A shorter proof of this very position showed up below: prove it again
+                    // within that budget and walk from here once more.
+                    self.reprove(pos, depth, b);
+                    let proven = self
+                        .table
+                        .lookup(pos.board_key(), pos.hand_of(self.attacker), b)
+                        .is_some_and(|f| f.pns.is_proven());
+                    if !proven || self.aborted {
+                        break Err(WalkFail::Dep(depth - 1));
+                    }
+                    budget = b;
+                    st.budgets[depth as usize] = b;
+                }
+                r => break r,
+            }
+        };
+        self.path.remove(&pk);
+        self.path_hash ^= mix(pk);
+        st.prefix.pop();
+        st.budgets.pop();
+        if let Err(WalkFail::Dep(j)) = r {
+            if !self.aborted {
+                let h = st.prefix[j as usize];
+                st.failed.entry(pk).or_default().push((j, h));
+            }
+        }
+        r
+    }
+
+    /// How a child's failure below a node at `depth` depends on the path above the node.
+    pub(super) fn above(j: u16, depth: u16) -> u16 {
+        if j < depth {
+            j
+        } else {
+            0
+        }
+    }
+
+    /// Why the child after `m` has no usable proof: a repetition of the path's position at
+    /// depth `j` depends on the first `j` positions; a disproof in the table on none; any
+    /// other miss (perhaps a path-dependent re-proof failure) on the whole path.
+    pub(super) fn miss_dep(&mut self, pos: &mut P, m: P::Move, depth: u16, cb: u16) -> u16 {
+        pos.play(m);
+        let dep = if let Some(&j) = self.path.get(&pos.position_key()) {
+            Self::above(j, depth)
+        } else if self
+            .table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+            .is_some_and(|f| f.pns.is_disproven())
+        {
+            0
+        } else {
+            depth - 1
+        };
+        pos.undo();
+        dep
+    }
+
+    pub(super) fn walk_or(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        let mut moves = Vec::new();
+        pos.checks(&mut moves);
+        let cb = budget_minus(budget, 1);
+        let mut bounds = self.child_bounds(pos, &moves, true, depth, cb);
+        if bounds.iter().all(|b| b.is_none()) {
+            // The proof was evicted: prove this node again within its budget.
+            self.reprove(pos, depth, budget);
+            bounds = self.child_bounds(pos, &moves, true, depth, cb);
+        }
+        let mut dep = 0;
+        let tried = bounds.iter().any(|b| b.is_some());
+        if let Some(line) = self.walk_checks(pos, &moves, &bounds, depth, cb, st, &mut dep)? {
+            return Ok(line);
+        }
+        if !st.exact && cb != UNBOUNDED {
+            // A check repeating a line position that was entered with a larger budget: this
+            // node is proven within `budget`, so that position is within `cb` (table bounds
+            // are upper bounds; its shorter proof was evicted). Walk again from there.
+            let mut target: Option<u16> = None;
+            for &m in &moves {
+                pos.play(m);
+                if let Some(&j) = self.path.get(&pos.position_key()) {
+                    if cb < st.budgets[j as usize] && target.map_or(true, |t| j < t) {
+                        target = Some(j);
+                    }
+                }
+                pos.undo();
+            }
+            if let Some(j) = target {
+                return Err(WalkFail::Restart(j, cb));
+            }
+        }
+        if !tried && !st.futility && budget != UNBOUNDED {
+            // Last resort: any proof, whatever its length.
+            self.reprove(pos, depth, UNBOUNDED);
+            bounds = self.child_bounds(pos, &moves, true, depth, UNBOUNDED);
+            if let Some(line) =
+                self.walk_checks(pos, &moves, &bounds, depth, UNBOUNDED, st, &mut dep)?
+            {
+                return Ok(line);
+            }
+        }
+        Err(WalkFail::Dep(dep))
+    }
+
+    /// Tries the proven checks (`bounds`) of the OR node `pos`, shortest first; `dep`
+    /// collects how the failures depend on the path.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn walk_checks(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        bounds: &[Option<u16>],
+        depth: u16,
+        cb: u16,
+        st: &mut WalkState,
+        dep: &mut u16,
+    ) -> Result<Option<Vec<P::Move>>, WalkFail> {
+        let mut order: Vec<(u16, usize)> = bounds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.map(|b| (b, i)))
+            .collect();
+        order.sort_unstable();
+        for (i, &m) in moves.iter().enumerate() {
+            if bounds[i].is_none() {
+                *dep = (*dep).max(self.miss_dep(pos, m, depth, cb));
+            }
+        }
+        for (b, i) in order {
+            let m = moves[i];
+            pos.play(m);
+            let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
+            pos.undo();
+            match r {
+                Ok(mut rest) => {
+                    rest.insert(0, m);
+                    return Ok(Some(rest));
+                }
+                Err(WalkFail::Dep(j)) => {
+                    if self.aborted {
+                        return Err(WalkFail::Dep(0));
+                    }
+                    *dep = (*dep).max(Self::above(j, depth));
+                }
+                Err(restart) => return Err(restart),
+            }
+        }
+        Ok(None)
+    }
+
+    pub(super) fn walk_and(
+        &mut self,
+        pos: &mut P,
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Result<Vec<P::Move>, WalkFail> {
+        let mut moves = Vec::new();
+        pos.evasions(&mut moves);
+        let mut budget = budget;
+        if st.futility && budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
+            // The line never shows a 無駄合 (the budget does not count them).
+            let all = moves.clone();
+            self.drop_futile(pos, &mut moves, depth, budget);
+            if moves.is_empty() && budget > 0 {
+                // Every reply is futile only thanks to the budget (the recapture mates in
+                // `budget` more plies): walk on from the least budget that still mates, so
+                // that the line ends in a position that is mate as it stands.
+                let mut found = false;
+                let upper = budget;
+                for b in 0..upper {
+                    let mut real = all.clone();
+                    self.drop_futile(pos, &mut real, depth, b);
+                    if real.is_empty() {
+                        // Mate as it stands only if every reply is futile without a budget.
+                        found = b == 0;
+                        break;
+                    }
+                    if b > 0 && self.all_proven(pos, &real, depth, b - 1) {
+                        moves = real;
+                        budget = b;
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    // No line hides the 無駄合 here: let the walk take another reply.
+                    return Err(WalkFail::Dep(depth - 1));
+                }
+            }
+        }
+        if moves.is_empty() {
+            return Ok(Vec::new());
+        }
+        moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+        let mut cb = budget_minus(budget, 1);
+        let mut bounds = self.child_bounds(pos, &moves, false, depth, cb);
+        if bounds.iter().any(|b| b.is_none()) && !st.futility && budget != UNBOUNDED {
+            cb = UNBOUNDED;
+            bounds = self.child_bounds(pos, &moves, false, depth, cb);
+        }
+        if bounds.iter().any(|b| b.is_none()) {
+            let mut dep = 0;
+            for (i, &m) in moves.iter().enumerate() {
+                if bounds[i].is_none() {
+                    dep = dep.max(self.miss_dep(pos, m, depth, cb));
+                }
+            }
+            return Err(WalkFail::Dep(dep));
+        }
+        // The defender's replies, longest proof first (board moves before drops on ties);
+        // with `exact`, only replies whose mate needs exactly `budget` − 1 plies (proven
+        // within it, disproven within 2 less) qualify. If the line below one fails (a
+        // repetition on this path, or a node mate only by 無駄合 at a budget), the next
+        // reply is walked.
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(bounds[i].unwrap_or(0)));
+        let mut dep = 0;
+        let mut walked = false;
+        for pass in 0..2 {
+            for &i in &order {
+                let m = moves[i];
+                let exact_pass = st.exact && budget >= 3 && pass == 0;
+                if exact_pass {
+                    if bounds[i] != Some(budget - 1) {
+                        continue;
+                    }
+                    pos.play(m);
+                    let out = self.mid(
+                        pos,
+                        ProofNumbers::NO_THRESHOLD,
+                        depth + 1,
+                        budget - 3,
+                        false,
+                    );
+                    pos.undo();
+                    if !(out.pns.is_disproven() && out.dep != 0) {
+                        continue;
+                    }
+                } else if pass == 1 && walked {
+                    break;
+                }
+                walked = true;
+                let b = bounds[i].unwrap_or(cb);
+                pos.play(m);
+                let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
+                pos.undo();
+                match r {
+                    Ok(mut rest) => {
+                        rest.insert(0, m);
+                        return Ok(rest);
+                    }
+                    Err(WalkFail::Dep(j)) => {
+                        if self.aborted {
+                            return Err(WalkFail::Dep(0));
+                        }
+                        dep = dep.max(Self::above(j, depth));
+                    }
+                    Err(restart) => return Err(restart),
+                }
+            }
+            if !(st.exact && budget >= 3) {
+                break;
+            }
+        }
+        Err(WalkFail::Dep(dep))
+    }
+
+    /// Whether every reply in `moves` at the AND node `pos` leads to a mate within `cb` plies.
+    pub(super) fn all_proven(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        depth: u16,
+        cb: u16,
+    ) -> bool {
+        moves.iter().all(|&m| {
+            pos.play(m);
+            let ok = self.ensure(pos, depth + 1, cb).is_some();
+            pos.undo();
+            ok
+        })
+    }
+
+    /// Other first moves that mate within `budget` more plies (余詰), each searched with `alt_nodes` nodes.
+    pub(super) fn alternatives(
+        &mut self,
+        root: &mut P,
+        first: P::Move,
+        budget: u16,
+    ) -> Vec<P::Move> {
+        let mut moves = Vec::new();
+        root.checks(&mut moves);
+        let mut out = Vec::new();
+        for m in moves {
+            if m == first {
+                continue;
+            }
+            self.reset_limits_for(self.opts.alt_nodes);
+            self.path.clear();
+            self.path.insert(root.position_key(), 1);
+            self.path_hash = mix(root.position_key());
+            root.play(m);
+            let r = self.mid(root, ProofNumbers::NO_THRESHOLD, 2, budget, false);
+            root.undo();
+            if r.pns.is_proven() {
+                out.push(m);
+            }
+        }
+        out
+    }
+}

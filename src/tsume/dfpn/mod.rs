@@ -1,0 +1,372 @@
+//! The df-pn search (Nagai 2002) with TCA (Kishimoto 2010; pseudo-code in seed
+//! `002_c06e8a0a879c6957.txt`), weak proof numbers at AND nodes / weak disproof
+//! numbers at OR nodes (Ueda et al. 2008, against DAG double counting, seed
+//! `004_…`), a 1-ply mate check at every OR node (seed `004_…`), lazy
+//! interpositions, path-dependent repetition handling and an optional ply
+//! budget (the proven-shortest mate), one concept a file:
+//!
+//! - this file: the solver, its limits and [`Solver::solve`] (proof, minimality, line);
+//! - [`search`]: one node's expansion and the multiple iterative deepening (`mid`);
+//! - [`futility`]: 無駄合 tests under a ply budget (`specs/tsume.md`);
+//! - [`hands`]: proof and disproof pieces (証明駒・反証駒), the hand algebra;
+//! - [`line`]: the shortest length and reading a line off the proof.
+
+mod futility;
+mod hands;
+mod line;
+mod search;
+
+use super::table::{Table, UNBOUNDED};
+use super::{MatePosition, ProofNumbers, SolverOptions};
+use crate::rules::{Color, Hand};
+use search::NodeOut;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A mate, with a line the checker has replayed.
+    Mate,
+    /// A complete disproof: no mate exists.
+    NoMate,
+    /// Limits reached before a proof or a complete disproof.
+    Unknown,
+}
+
+impl Outcome {
+    /// `mate`, `nomate` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Mate => "mate",
+            Outcome::NoMate => "nomate",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// Search statistics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes expanded (all searches of this solve: proof, extraction, shortest, 余詰).
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Deepest ply reached.
+    pub max_depth: u16,
+    /// Table statistics.
+    pub table: super::table::TableStats,
+}
+
+/// The answer to one problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolveResult<M> {
+    /// Mate, no mate, or unknown.
+    pub outcome: Outcome,
+    /// For a mate: the moves, verified by [`crate::tsume::checker::verify_mate_line`].
+    pub line: Vec<M>,
+    /// With `shortest`: whether the line is the proven shortest mate (攻方最短・玉方最長).
+    pub shortest: Option<bool>,
+    /// Other first moves that also mate (余詰), when `alt_nodes > 0`.
+    pub alternatives: Vec<M>,
+    /// With `max_plies`: the limit, if no mate of at most that many plies exists.
+    pub no_mate_within: Option<u16>,
+    /// Statistics.
+    pub stats: Stats,
+}
+
+impl<M: std::fmt::Display> SolveResult<M> {
+    /// The line as space-separated USI moves.
+    pub fn line_usi(&self) -> String {
+        self.line
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// "Depends on no path": the node's disproof holds wherever it is reached.
+const NO_DEP: u16 = u16::MAX;
+/// Deepest ply searched; deeper nodes are cut (a cut is never a disproof).
+pub const MAX_DEPTH: u16 = 4000;
+/// Weak proof numbers (Ueda et al. 2008) instead of sums; measured slower on 図巧/無双 here, kept off
+/// (re-measured with serial interpositions: weak AND pn 5.9 -> 8.0 M nodes on 図巧/無双 1–10;
+/// weak OR dn helped there, 6.2 -> 5.9 M, but lost on 21–40, 5.4 -> 6.7 M).
+const WEAK: bool = false;
+/// One open interposition at a time, nearest the king first (shtsume's lazy drops): the
+/// drops form one chain behind the other replies instead of one open drop per square.
+/// All 20 of 図巧/無双 1–10 at 1 M nodes: 7.55 -> 6.37 M nodes; 21–40: 7.07 -> 6.49 M.
+const SERIAL_INTERPOSITIONS: bool = true;
+/// Interpositions on squares no defender guards wait until the other replies are proven
+/// (they are usually captured at once): 1–10 6.37 -> 6.20 M nodes, 21–40 6.49 -> 5.40 M.
+const UNGUARDED_DROPS_LAST: bool = true;
+/// Initialise a new OR leaf's disproof number with its number of checks (df-pn+, Nagai 2002);
+/// with the 1+ε trick it pays off on 図巧/無双 (paper/paper.md).
+const INIT_DN_BY_CHECKS: bool = true;
+/// Store disproofs with disproof pieces (反証駒): the largest attacker hand the disproof
+/// also refutes (only for complete disproofs, no ply budget).
+const DISPROOF_PIECES: bool = true;
+/// A child not in the table starts from the proof numbers the table's unsolved entries of
+/// its board imply by hand superiority ([`Table::bounds`]; shtsume does the same): all 200
+/// of 図巧/無双 at 1 M nodes 34.2 -> 29.9 M nodes.
+const UNKNOWN_BOUNDS: bool = true;
+
+/// Under a ply budget, an interposition is tested for futility (無駄合) only once every
+/// other reply at its node is proven (most budgeted nodes are refuted by another reply
+/// first); `false`: every interposition is tested when its node is expanded.
+const LAZY_FUTILITY: bool = true;
+
+/// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type KeyHash = std::hash::BuildHasherDefault<KeyHasher>;
+const REP_TABLE_MAX: usize = 1 << 20;
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    let mut z = k.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const CAP: u32 = ProofNumbers::INF - 1;
+
+/// The df-pn solver: one table, reusable across problems with the same piece set.
+pub struct Solver<P: MatePosition> {
+    table: Table,
+    opts: SolverOptions,
+    attacker: Color,
+    nodes: u64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    aborted: bool,
+    max_depth: u16,
+    path: HashMap<u64, u16, KeyHash>,
+    /// Hash of the set of positions on the path (order-free: repetition depends only on the set).
+    path_hash: u64,
+    /// Path-dependent disproofs: (position key, path hash) → (budget bound, dependency depth).
+    /// Sound because the same path set gives the same repetitions; cleared when large.
+    rep_table: HashMap<(u64, u64), (u16, u16), KeyHash>,
+    /// Finite ply budgets only bound the mate length (every legal reply counts, no 無駄合
+    /// rule): set while the default line walk re-proves nodes within their proof bounds.
+    plain: bool,
+    /// Reading off a proven line: bounded by nodes only (the clock and a stop request
+    /// must not lose a mate already proven).
+    extracting: bool,
+    _pos: std::marker::PhantomData<P>,
+}
+
+/// The 1+ε trick (Pawlewicz & Lew 2007) with ε = 1/4: the best child may run until it is
+/// a quarter worse than its best sibling, not merely one worse, which damps the seesaw
+/// of df-pn between siblings of similar value.
+#[inline]
+fn sibling_bound(second: u32) -> u32 {
+    second.saturating_add(1 + second / 4)
+}
+
+fn budget_minus(b: u16, n: u16) -> u16 {
+    if b == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        b.saturating_sub(n)
+    }
+}
+
+fn bound_plus(b: u16) -> u16 {
+    if b == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        b.saturating_add(1).min(UNBOUNDED - 1)
+    }
+}
+
+impl<P: MatePosition> Solver<P> {
+    /// A solver with a fresh table of `opts.memory_mib` MiB.
+    ///
+    /// # Panics
+    /// If the machine cannot give that memory; use [`Solver::try_new`] for sizes a user chose.
+    pub fn new(opts: SolverOptions) -> Self {
+        match Self::try_new(opts) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A solver with a fresh table of `opts.memory_mib` MiB, or a one-line error if the
+    /// machine cannot give that memory.
+    ///
+    /// # Errors
+    /// [`crate::resources::MemoryError`] when the table does not fit.
+    pub fn try_new(opts: SolverOptions) -> Result<Self, crate::resources::MemoryError> {
+        Ok(Solver {
+            table: Table::try_new(opts.memory_mib)?,
+            opts,
+            attacker: Color::Sente,
+            nodes: 0,
+            node_limit: None,
+            deadline: None,
+            aborted: false,
+            max_depth: 0,
+            path: HashMap::default(),
+            path_hash: 0,
+            rep_table: HashMap::default(),
+            plain: false,
+            extracting: false,
+            _pos: std::marker::PhantomData,
+        })
+    }
+
+    /// Solves `root` (the side to move attacks). The table is cleared first.
+    pub fn solve(&mut self, root: &P) -> SolveResult<P::Move> {
+        let start = Instant::now();
+        self.table.clear();
+        self.rep_table.clear();
+        self.attacker = root.side_to_move();
+        self.nodes = 0;
+        self.max_depth = 0;
+        self.node_limit = self.opts.nodes;
+        self.deadline = self.opts.time.map(|t| start + t);
+        self.aborted = false;
+        let mut pos = root.clone();
+        let mut result = SolveResult {
+            outcome: Outcome::Unknown,
+            line: Vec::new(),
+            shortest: None,
+            alternatives: Vec::new(),
+            no_mate_within: None,
+            stats: Stats::default(),
+        };
+        let root_budget = self
+            .opts
+            .max_plies
+            .map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
+        let out = self.search_root(&mut pos, root_budget);
+        if out.pns.is_proven() {
+            let mut len = out.bound;
+            let mut exact = false;
+            if self.opts.shortest {
+                let (l, e) = self.shortest_len(&mut pos, len);
+                len = l;
+                exact = e;
+            }
+            if let Some(line) = self.extract(&mut pos, len, exact) {
+                if root.check_mate_line(&line).is_ok() {
+                    result.outcome = Outcome::Mate;
+                    result.line = line;
+                    if self.opts.shortest {
+                        result.shortest = Some(exact);
+                    }
+                }
+            }
+            if result.outcome == Outcome::Mate && self.opts.alt_nodes > 0 {
+                let budget = if exact { len - 1 } else { UNBOUNDED };
+                result.alternatives = self.alternatives(&mut pos, result.line[0], budget);
+            }
+        } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
+            if root_budget == UNBOUNDED {
+                result.outcome = Outcome::NoMate;
+            } else {
+                result.no_mate_within = Some(root_budget);
+            }
+        }
+        result.stats = Stats {
+            nodes: self.nodes,
+            time: start.elapsed(),
+            max_depth: self.max_depth,
+            table: self.table.stats,
+        };
+        result
+    }
+
+    /// What the table of the last [`Solver::solve`] knows about `pos` (the attacker is the
+    /// side to move at that solve's root): a proof (with its length bound and proof pieces),
+    /// a disproof (with its disproof pieces), an unsolved value, or nothing. For
+    /// certificate extraction and front ends; the table is bounded, so a node of a proof
+    /// may have been replaced.
+    pub fn probe(&self, pos: &P) -> Option<super::table::Found> {
+        self.table
+            .lookup(pos.board_key(), pos.hand_of(self.attacker), UNBOUNDED)
+    }
+
+    /// `pns` raised to the bounds the table's unsolved entries imply ([`UNKNOWN_BOUNDS`]).
+    fn with_bounds(&self, pns: ProofNumbers, key: u64, hand: Hand) -> ProofNumbers {
+        if !UNKNOWN_BOUNDS {
+            return pns;
+        }
+        let b = self.table.bounds(key, hand);
+        ProofNumbers {
+            pn: pns.pn.max(b.pn),
+            dn: pns.dn.max(b.dn),
+        }
+    }
+
+    /// Searches from `pos` (at ply 1 of the current path) until solved or aborted.
+    fn search_root(&mut self, pos: &mut P, budget: u16) -> NodeOut {
+        self.path.clear();
+        self.path_hash = 0;
+        loop {
+            let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, 1, budget, false);
+            if out.pns.is_solved() || self.aborted {
+                return out;
+            }
+        }
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && !self.extracting {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+            if let Some(c) = &self.opts.control {
+                if c.0.is_stopped() {
+                    self.aborted = true;
+                }
+                let permille =
+                    (self.table.used() as u64 * 1000 / self.table.capacity().max(1) as u64) as u32;
+                c.0.report(self.nodes, permille);
+            }
+        }
+        if let Some(l) = self.node_limit {
+            if self.nodes >= l {
+                self.aborted = true;
+            }
+        }
+    }
+}
+
+/// Solves one problem with a fresh solver on a thread with a deep stack
+/// (ミクロコスモス needs recursion over 1 500 plies).
+pub fn solve<P>(root: &P, opts: &SolverOptions) -> SolveResult<P::Move>
+where
+    P: MatePosition + Send + Sync,
+    P::Move: Send,
+{
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, || Solver::<P>::new(opts.clone()).solve(root))
+            .expect("spawn solver thread")
+            .join()
+            .expect("solver thread panicked")
+    })
+}

@@ -1,0 +1,517 @@
+//! The engine loop: one thread owns the output and the state; the input thread
+//! and the search thread send it [`Event`]s, and timers (periodic `info`, the
+//! time limit, the stop grace) wake it. `isready` is answered at once even during
+//! a search; `stop`, `quit` and the end of input end a search at once (the solver
+//! polls its stop flag every 1024 nodes; if it has not answered within
+//! [`STOP_GRACE`], the engine answers without it).
+
+use super::clock::budget;
+use super::command::{parse_command, Command, Go, MateLimit};
+use super::info;
+use super::input::spawn_reader;
+use super::options::EngineOptions;
+use super::search::{spawn_search, SearchOutcome};
+use crate::notation::sfen::{parse_usi_position, write_sfen};
+use crate::rules::{Position, Rules};
+use crate::tsume::{load_problem, Control, DefenderHand, Outcome};
+use std::io::{self, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// What wakes the engine loop.
+#[derive(Debug)]
+pub enum Event {
+    /// A line from the GUI (line ending removed).
+    Line(String),
+    /// A line that cannot be read (not UTF-8, too long): reported, never fatal.
+    BadLine(String),
+    /// End of input: like `quit`.
+    Eof,
+    /// A search thread finished.
+    Done {
+        /// Which search.
+        generation: u64,
+        /// Its result, or why it could not run.
+        outcome: SearchOutcome,
+    },
+}
+
+/// Time between periodic `info` lines.
+pub const INFO_PERIOD: Duration = Duration::from_millis(1000);
+/// How long after a stop request the engine waits for the search before answering without it.
+pub const STOP_GRACE: Duration = Duration::from_millis(50);
+
+/// The kind of a running search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `go mate`: replies `checkmate …`.
+    Mate,
+    /// A normal `go`: replies `bestmove …`.
+    Play {
+        /// Thinking on the opponent's time (no reply before `ponderhit` or `stop`).
+        ponder: bool,
+        /// `go infinite` (no reply before `stop`).
+        infinite: bool,
+        /// The time to use once `ponderhit` arrives.
+        budget: Option<Duration>,
+    },
+}
+
+impl Kind {
+    fn holds_reply(self) -> bool {
+        matches!(self, Kind::Play { ponder, infinite, .. } if ponder || infinite)
+    }
+}
+
+struct Running {
+    generation: u64,
+    kind: Kind,
+    control: Control,
+    start: Instant,
+    deadline: Option<Instant>,
+    next_info: Instant,
+    stop_at: Option<Instant>,
+    /// The reply has been printed (the search thread may still be finishing).
+    answered: bool,
+    /// The reply of a finished search that waits for `stop` or `ponderhit`.
+    held: Option<String>,
+    yozume_nodes: u64,
+}
+
+enum PositionState {
+    Unset,
+    Bad(String),
+    Ready(Position),
+}
+
+struct Engine<W: Write> {
+    out: W,
+    options: EngineOptions,
+    position: PositionState,
+    search: Option<Running>,
+    generation: u64,
+    /// A `go` that arrived while a stopped search was still finishing.
+    pending: Option<Go>,
+    tx: Sender<Event>,
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs the USI engine on `input`/`output` until `quit` or the end of input.
+///
+/// # Errors
+/// An I/O error writing `output` (e.g. the GUI closed the pipe).
+pub fn run_usi<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    spawn_reader(input, tx.clone());
+    let mut engine = Engine {
+        out: output,
+        options: EngineOptions::default(),
+        position: PositionState::Unset,
+        search: None,
+        generation: 0,
+        pending: None,
+        tx,
+    };
+    let r = engine.event_loop(&rx);
+    engine.shutdown(&rx);
+    r
+}
+
+impl<W: Write> Engine<W> {
+    fn event_loop(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
+        loop {
+            let ev = match self.next_wakeup() {
+                Some(t) => match rx.recv_timeout(t.saturating_duration_since(Instant::now())) {
+                    Ok(ev) => Some(ev),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                },
+                None => match rx.recv() {
+                    Ok(ev) => Some(ev),
+                    Err(_) => return Ok(()),
+                },
+            };
+            match ev {
+                None => {}
+                Some(Event::Eof) => return Ok(()),
+                Some(Event::Line(l)) => {
+                    if self.on_line(&l)? == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                Some(Event::BadLine(m)) => self.error(&m)?,
+                Some(Event::Done {
+                    generation,
+                    outcome,
+                }) => self.on_done(generation, outcome)?,
+            }
+            self.on_timer()?;
+        }
+    }
+
+    /// Stops a running search and gives it [`STOP_GRACE`] to release its table.
+    fn shutdown(&mut self, rx: &Receiver<Event>) {
+        let Some(run) = &self.search else { return };
+        run.control.0.stop();
+        let gen = run.generation;
+        let until = Instant::now() + STOP_GRACE;
+        loop {
+            match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok(Event::Done { generation, .. }) if generation == gen => return,
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, msg: &str) -> io::Result<()> {
+        self.say(&format!("info string error: {msg}"))
+    }
+
+    /// The reply of a search that has no answer: `checkmate timeout` / `bestmove resign`.
+    fn no_answer(&mut self, mate: bool) -> io::Result<()> {
+        self.say(if mate {
+            "checkmate timeout"
+        } else {
+            "bestmove resign"
+        })
+    }
+
+    fn on_line(&mut self, line: &str) -> io::Result<Flow> {
+        let cmd = match parse_command(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Ok(Flow::Continue),
+            Err(e) => {
+                self.error(&e.to_string())?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match cmd {
+            Command::Usi => {
+                self.say(&format!(
+                    "id name shogi-lab tsume {}",
+                    env!("CARGO_PKG_VERSION")
+                ))?;
+                self.say("id author shogi-lab")?;
+                for l in self.options.usi_lines() {
+                    self.say(&l)?;
+                }
+                self.say("usiok")?;
+            }
+            Command::IsReady => self.say("readyok")?,
+            Command::UsiNewGame => {}
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    self.error(&e.to_string())?;
+                }
+            }
+            Command::Position(text) => {
+                self.position = match read_position(&text) {
+                    Ok(p) => PositionState::Ready(p),
+                    Err(e) => {
+                        self.error(&e)?;
+                        PositionState::Bad(e)
+                    }
+                };
+            }
+            Command::Go(Err(e)) => {
+                self.error(&e.to_string())?;
+                if self.search.is_none() {
+                    self.no_answer(e.mate)?;
+                }
+            }
+            Command::Go(Ok(go)) => match &self.search {
+                None => self.start(go)?,
+                Some(run) if run.answered => self.pending = Some(go),
+                Some(_) => self.error("go: a search is running; send stop first")?,
+            },
+            Command::Stop | Command::GameOver => self.stop()?,
+            Command::PonderHit => self.ponderhit()?,
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn start(&mut self, go: Go) -> io::Result<()> {
+        let mate = matches!(go, Go::Mate(_));
+        let pos = match &self.position {
+            PositionState::Ready(p) => p.clone(),
+            PositionState::Bad(e) => {
+                let msg = format!("go: no valid position ({e})");
+                self.error(&msg)?;
+                return self.no_answer(mate);
+            }
+            PositionState::Unset => {
+                self.error("go: no position; send `position …` first")?;
+                return self.no_answer(mate);
+            }
+        };
+        let mut opts = self.options.solver_options();
+        let now = Instant::now();
+        let (kind, deadline) = match go {
+            Go::Mate(MateLimit::Millis(ms)) => {
+                opts.time = Some(Duration::from_millis(ms));
+                (Kind::Mate, now.checked_add(Duration::from_millis(ms)))
+            }
+            Go::Mate(MateLimit::Infinite) => (Kind::Mate, None),
+            Go::Play(clock) => {
+                let b = budget(&clock, pos.side_to_move());
+                let kind = Kind::Play {
+                    ponder: clock.ponder,
+                    infinite: clock.infinite,
+                    budget: b,
+                };
+                if clock.ponder {
+                    (kind, None)
+                } else {
+                    opts.time = b;
+                    (kind, b.and_then(|b| now.checked_add(b)))
+                }
+            }
+        };
+        let what = match (kind, go) {
+            (Kind::Mate, Go::Mate(l)) => format!("mate search ({l})"),
+            _ => "normal go: searching for a mate to play".to_string(),
+        };
+        let summary = self.options.summary();
+        self.say(&format!("info string {what}; {summary}"))?;
+        self.generation += 1;
+        let control = Control::default();
+        if let Err(e) = spawn_search(pos, opts, control.clone(), self.generation, self.tx.clone()) {
+            self.error(&format!("cannot start the search thread: {e}"))?;
+            return self.no_answer(mate);
+        }
+        self.search = Some(Running {
+            generation: self.generation,
+            kind,
+            control,
+            start: now,
+            deadline,
+            next_info: now + INFO_PERIOD,
+            stop_at: None,
+            answered: false,
+            held: None,
+            yozume_nodes: self.options.yozume_nodes,
+        });
+        Ok(())
+    }
+
+    fn request_stop(run: &mut Running) {
+        if run.stop_at.is_none() {
+            run.control.0.stop();
+            run.stop_at = Some(Instant::now());
+        }
+    }
+
+    fn stop(&mut self) -> io::Result<()> {
+        let Some(run) = &mut self.search else {
+            return Ok(());
+        };
+        if run.answered {
+            return Ok(());
+        }
+        Self::request_stop(run);
+        if let Some(reply) = run.held.take() {
+            self.search = None;
+            self.say(&reply)?;
+        }
+        Ok(())
+    }
+
+    fn ponderhit(&mut self) -> io::Result<()> {
+        let Some(run) = &mut self.search else {
+            return Ok(());
+        };
+        let Kind::Play {
+            ponder: true,
+            infinite,
+            budget,
+        } = run.kind
+        else {
+            return Ok(());
+        };
+        run.kind = Kind::Play {
+            ponder: false,
+            infinite,
+            budget,
+        };
+        if run.held.is_some() && !infinite {
+            let reply = run.held.take().expect("held");
+            self.search = None;
+            return self.say(&reply);
+        }
+        run.deadline = budget.and_then(|b| Instant::now().checked_add(b));
+        Ok(())
+    }
+
+    fn on_done(&mut self, generation: u64, outcome: SearchOutcome) -> io::Result<()> {
+        let Some(run) = &mut self.search else {
+            return Ok(());
+        };
+        if run.generation != generation {
+            return Ok(());
+        }
+        if run.answered {
+            self.search = None;
+            if let Some(go) = self.pending.take() {
+                self.start(go)?;
+            }
+            return Ok(());
+        }
+        let hold = run.kind.holds_reply() && run.stop_at.is_none();
+        let (mate, hashfull, yozume) = (
+            run.kind == Kind::Mate,
+            run.control.0.hashfull(),
+            run.yozume_nodes,
+        );
+        let reply = self.report(mate, hashfull, yozume, outcome)?;
+        match &mut self.search {
+            Some(run) if hold => run.held = Some(reply),
+            _ => {
+                self.search = None;
+                self.say(&reply)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn next_wakeup(&self) -> Option<Instant> {
+        let run = self.search.as_ref()?;
+        if run.answered || run.held.is_some() {
+            return None;
+        }
+        let mut t = run.next_info;
+        match run.stop_at {
+            Some(s) => t = t.min(s + STOP_GRACE),
+            None => {
+                if let Some(d) = run.deadline {
+                    t = t.min(d);
+                }
+            }
+        }
+        Some(t)
+    }
+
+    fn on_timer(&mut self) -> io::Result<()> {
+        let now = Instant::now();
+        let Some(run) = &mut self.search else {
+            return Ok(());
+        };
+        if run.answered || run.held.is_some() {
+            return Ok(());
+        }
+        if let Some(s) = run.stop_at {
+            if now >= s + STOP_GRACE {
+                run.answered = true;
+                let mate = run.kind == Kind::Mate;
+                self.say("info string the search did not stop in time; answering without it")?;
+                return self.no_answer(mate);
+            }
+        } else if run.deadline.is_some_and(|d| now >= d) {
+            Self::request_stop(run);
+        }
+        if now >= run.next_info {
+            while run.next_info <= now {
+                run.next_info += INFO_PERIOD;
+            }
+            let line = info::progress(
+                now - run.start,
+                run.control.0.nodes(),
+                run.control.0.hashfull(),
+            );
+            self.say(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Prints the `info` lines of a finished search and returns its reply line.
+    fn report(
+        &mut self,
+        mate: bool,
+        hashfull: u32,
+        yozume_nodes: u64,
+        outcome: SearchOutcome,
+    ) -> io::Result<String> {
+        let no_answer = if mate {
+            "checkmate timeout"
+        } else {
+            "bestmove resign"
+        };
+        let r = match outcome {
+            Ok(r) => r,
+            Err(e) => {
+                self.error(&e)?;
+                return Ok(no_answer.to_string());
+            }
+        };
+        self.say(&info::progress(r.stats.time, r.stats.nodes, hashfull))?;
+        match r.outcome {
+            Outcome::Mate if !r.line.is_empty() => {
+                let how = match r.shortest {
+                    Some(true) => "proven shortest",
+                    Some(false) => "not proven shortest: limits reached",
+                    None => "first proof found, length not minimised (MateLength Proof)",
+                };
+                self.say(&format!(
+                    "info string mate in {} plies ({how})",
+                    r.line.len()
+                ))?;
+                if yozume_nodes > 0 {
+                    let msg = if r.alternatives.is_empty() {
+                        format!(
+                            "info string yozume: no other mating first move found ({yozume_nodes} nodes each)"
+                        )
+                    } else {
+                        let alts: Vec<String> =
+                            r.alternatives.iter().map(|m| m.to_string()).collect();
+                        format!(
+                            "info string yozume: other mating first moves {}",
+                            alts.join(" ")
+                        )
+                    };
+                    self.say(&msg)?;
+                }
+                self.say(&info::mate_pv(&r.line))?;
+                Ok(if mate {
+                    format!("checkmate {}", r.line_usi())
+                } else {
+                    match r.line.get(1) {
+                        Some(reply) => format!("bestmove {} ponder {reply}", r.line[0]),
+                        None => format!("bestmove {}", r.line[0]),
+                    }
+                })
+            }
+            Outcome::NoMate => {
+                self.say("info string no mate: completely disproven")?;
+                if mate {
+                    Ok("checkmate nomate".to_string())
+                } else {
+                    self.say("info string this engine plays only proven mates: resigning")?;
+                    Ok("bestmove resign".to_string())
+                }
+            }
+            Outcome::Mate | Outcome::Unknown => {
+                self.say("info string no mate proven within the limits")?;
+                Ok(no_answer.to_string())
+            }
+        }
+    }
+}
+
+/// Resolves a `position` line: the side to move attacks (it may lack a king, the
+/// other side must have one); hands are as given (a USI position is complete).
+fn read_position(text: &str) -> Result<Position, String> {
+    let p = parse_usi_position(text, Rules::TSUME).map_err(|e| format!("position: {e}"))?;
+    load_problem(&write_sfen(&p.position), DefenderHand::AsGiven)
+        .map_err(|e| format!("position: {e}"))
+}

@@ -1,0 +1,50 @@
+//! The `info` lines the engine prints: periodic progress (about once a second)
+//! and the score and principal variation of a proven mate.
+
+use crate::rules::Move;
+use std::time::Duration;
+
+/// `info time <ms> nodes <n> nps <n/s> hashfull <‰>`.
+pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
+    let ms = elapsed.as_millis() as u64;
+    let nps = nodes.saturating_mul(1000) / ms.max(1);
+    format!("info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}")
+}
+
+/// `info depth <plies> score mate <plies> pv <moves>` for a proven mate line.
+pub fn mate_pv(line: &[Move]) -> String {
+    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {n} score mate {n} pv {}",
+        moves.join(" "),
+        n = line.len()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_as_usi() {
+        assert_eq!(
+            progress(Duration::from_millis(2000), 1_000_000, 17),
+            "info time 2000 nodes 1000000 nps 500000 hashfull 17"
+        );
+        assert_eq!(
+            progress(Duration::ZERO, 5, 0),
+            "info time 0 nodes 5 nps 5000 hashfull 0"
+        );
+        let p = crate::tsume::load_problem(
+            "8k/9/8P/9/9/9/9/9/9 b G 1",
+            crate::tsume::DefenderHand::Remaining,
+        )
+        .unwrap();
+        let m = p
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "G*1b")
+            .unwrap();
+        assert_eq!(mate_pv(&[m]), "info depth 1 score mate 1 pv G*1b");
+    }
+}

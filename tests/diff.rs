@@ -1,0 +1,423 @@
+//! `shogi-lab diff moves` finds real bugs: it is run against small, deliberately
+//! wrong move generators, and the position it reports must show the bug.
+//!
+//! This file has its own `main` (`harness = false`): run as
+//! `diff fixture <name>` it *is* the fixture — a line engine (one SFEN in, legal
+//! moves out) built on our generator with one rule left out:
+//! - `no-uchifuzume`: also allows pawn drops that mate (打ち歩詰め);
+//! - `no-forced-promotion`: also allows a lance or knight to move to the last
+//!   rank(s) without promoting (行き所のない駒);
+//! - `correct`: our generator unchanged.
+
+use shogi_lab::notation::sfen::{parse_position, resolve_usi_move};
+use shogi_lab::rules::{Move, Piece, PieceKind, Position, Rules, Square};
+use std::io::{BufRead, Write};
+use std::process::Command;
+
+fn uchifuzume_drops(pos: &Position) -> Vec<Move> {
+    let us = pos.side_to_move();
+    if !pos.hand(us).has(PieceKind::Pawn) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for to in Square::all() {
+        let m = Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        };
+        if pos.piece_at(to).is_some() || to.relative_rank(us) == 1 || pos.is_legal(m) {
+            continue;
+        }
+        if pos
+            .pieces(us, PieceKind::Pawn)
+            .into_iter()
+            .any(|s| s.file() == to.file())
+        {
+            continue;
+        }
+        let mut s = pos.to_setup();
+        s.board[to.index()] = Some(Piece::new(us, PieceKind::Pawn));
+        s.hands[us] = s.hands[us].remove(PieceKind::Pawn);
+        s.side_to_move = !us;
+        if let Ok(after) = Position::from_setup(s, Rules::STANDARD) {
+            if after.is_mate() {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+fn unpromoted_last_rank(pos: &Position) -> Vec<Move> {
+    let us = pos.side_to_move();
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        if let Move::Normal {
+            from,
+            to,
+            promote: true,
+        } = m
+        {
+            let kind = pos.piece_at(from).expect("mover").kind;
+            let dead = match kind {
+                PieceKind::Lance => to.relative_rank(us) == 1,
+                PieceKind::Knight => to.relative_rank(us) <= 2,
+                _ => false,
+            };
+            let plain = Move::Normal {
+                from,
+                to,
+                promote: false,
+            };
+            if dead && !pos.is_legal(plain) {
+                out.push(plain);
+            }
+        }
+    }
+    out
+}
+
+fn fixture_moves(name: &str, pos: &Position) -> Vec<Move> {
+    let mut v: Vec<Move> = pos.legal_moves().to_vec();
+    match name {
+        "no-uchifuzume" => v.extend(uchifuzume_drops(pos)),
+        "no-forced-promotion" => v.extend(unpromoted_last_rank(pos)),
+        "correct" => {}
+        other => panic!("unknown fixture {other}"),
+    }
+    v
+}
+
+/// perft with a fixture's move lists. A move only the wrong generator makes leads to a
+/// position our rules core cannot hold; it is counted at depth 1 and not searched below
+/// (enough to make the counts differ, which is all the fixture is for).
+fn fixture_perft(name: &str, pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = fixture_moves(name, pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut n = 0;
+    for m in moves {
+        if pos.is_legal(m) {
+            pos.play_unchecked(m);
+            n += fixture_perft(name, pos, depth - 1);
+            pos.undo();
+        }
+    }
+    n
+}
+
+/// A USI `go mate` engine built on our solver that drops the last two moves of every mate
+/// line of 3+ plies.
+fn usi_short_line() {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut pos = None;
+    for line in stdin.lock().lines() {
+        let line = line.unwrap();
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.first().copied() {
+            Some("usi") => writeln!(out, "id name short-line\nusiok").unwrap(),
+            Some("isready") => writeln!(out, "readyok").unwrap(),
+            Some("position") => {
+                let p = shogi_lab::notation::sfen::parse_usi_position(&line, Rules::TSUME).unwrap();
+                pos = Some(p.position);
+            }
+            Some("go") => {
+                let p: &Position = pos.as_ref().unwrap();
+                let r = shogi_lab::tsume::solve(p, &shogi_lab::tsume::SolverOptions::default());
+                let mut l: Vec<String> = r.line.iter().map(|m| m.to_string()).collect();
+                if l.len() >= 3 {
+                    l.truncate(l.len() - 2);
+                }
+                match r.outcome {
+                    shogi_lab::tsume::Outcome::Mate => writeln!(out, "checkmate {}", l.join(" ")),
+                    _ => writeln!(out, "checkmate nomate"),
+                }
+                .unwrap();
+            }
+            Some("quit") => break,
+            _ => {}
+        }
+        out.flush().unwrap();
+    }
+}
+
+fn fixture(name: &str) {
+    if name == "usi-short-line" {
+        return usi_short_line();
+    }
+    if let Some(inner) = name.strip_prefix("perft-") {
+        let stdin = std::io::stdin();
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for line in stdin.lock().lines() {
+            let line = line.unwrap();
+            let (d, sfen) = line.split_once(' ').unwrap();
+            let mut pos = parse_position(sfen, Rules::STANDARD).unwrap();
+            writeln!(
+                out,
+                "{}",
+                fixture_perft(inner, &mut pos, d.parse().unwrap())
+            )
+            .unwrap();
+        }
+        return;
+    }
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in stdin.lock().lines() {
+        let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
+        let moves: Vec<String> = fixture_moves(name, &pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        writeln!(out, "{}", moves.join(" ")).unwrap();
+    }
+}
+
+fn diff(name: &str, positions: u32, seed: u64) -> (i32, serde_json::Value) {
+    let me = std::env::current_exe().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "moves", "--json", "--seed", &seed.to_string()])
+        .args(["--positions", &positions.to_string()])
+        .arg("--engine")
+        .arg(format!("'{}' fixture {name}", me.display()))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap(), v)
+}
+
+/// The reported path replays from its start to the reported position, and no shorter
+/// prefix of it reaches a position where the fixture is wrong.
+fn check_path(name: &str, m: &serde_json::Value) -> Position {
+    let mut pos = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let moves: Vec<&str> = m["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert!(moves.len() <= m["unshrunk_plies"].as_u64().unwrap() as usize);
+    for u in moves {
+        assert_eq!(
+            fixture_moves(name, &pos).len(),
+            pos.legal_moves().len(),
+            "{name}: a prefix of the shrunk path already shows the bug"
+        );
+        let mv = resolve_usi_move(&pos, u).unwrap();
+        pos.play(mv).unwrap();
+    }
+    assert_eq!(
+        shogi_lab::notation::sfen::write_sfen(&pos),
+        m["sfen"].as_str().unwrap()
+    );
+    pos
+}
+
+fn no_uchifuzume_is_caught() {
+    let (code, v) = diff("no-uchifuzume", 20_000, 1);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["result"], "mismatch");
+    let m = &v["first"];
+    let pos = check_path("no-uchifuzume", m);
+    assert_eq!(m["missing"].as_array().unwrap().len(), 0);
+    let extra = m["extra"].as_array().unwrap();
+    assert!(!extra.is_empty());
+    for e in extra {
+        let u = e.as_str().unwrap();
+        assert!(u.starts_with("P*"), "{u}");
+        // The drop would mate: that is what 打ち歩詰め forbids.
+        let mv = shogi_lab::notation::sfen::parse_usi_move(u).unwrap().0;
+        assert!(
+            uchifuzume_drops(&pos).contains(&mv),
+            "{u} is not a pawn-drop mate"
+        );
+    }
+    eprintln!(
+        "no-uchifuzume: caught at {} after {} plies (shrunk from {})",
+        m["sfen"],
+        m["moves"].as_array().unwrap().len(),
+        m["unshrunk_plies"]
+    );
+}
+
+fn no_forced_promotion_is_caught() {
+    let (code, v) = diff("no-forced-promotion", 5_000, 1);
+    assert_eq!(code, 1, "{v}");
+    let m = &v["first"];
+    let pos = check_path("no-forced-promotion", m);
+    let extra = m["extra"].as_array().unwrap();
+    assert!(!extra.is_empty());
+    assert_eq!(m["missing"].as_array().unwrap().len(), 0);
+    for e in extra {
+        let mv = shogi_lab::notation::sfen::parse_usi_move(e.as_str().unwrap())
+            .unwrap()
+            .0;
+        let Move::Normal {
+            from,
+            to,
+            promote: false,
+        } = mv
+        else {
+            panic!("{mv} is not an unpromoted board move")
+        };
+        let kind = pos.piece_at(from).unwrap().kind;
+        let rank = to.relative_rank(pos.side_to_move());
+        assert!(
+            (kind == PieceKind::Lance && rank == 1) || (kind == PieceKind::Knight && rank <= 2),
+            "{mv}: {kind:?} to relative rank {rank}"
+        );
+    }
+    eprintln!(
+        "no-forced-promotion: caught at {} after {} plies (shrunk from {})",
+        m["sfen"],
+        m["moves"].as_array().unwrap().len(),
+        m["unshrunk_plies"]
+    );
+}
+
+fn perft_finds_the_position_with_the_wrong_move_list() {
+    let me = std::env::current_exe().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args([
+            "diff",
+            "perft",
+            "--json",
+            "--depth",
+            "2",
+            "--positions",
+            "40",
+            "--seed",
+            "1",
+        ])
+        .arg("--engine")
+        .arg(format!(
+            "'{}' fixture perft-no-forced-promotion",
+            me.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["first"];
+    assert_eq!(m["depth"], 1, "{v}");
+    let pos = parse_position(m["sfen"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let extra = unpromoted_last_rank(&pos).len() as u64;
+    assert!(
+        extra > 0,
+        "the reported position shows no unpromoted lance/knight move: {v}"
+    );
+    assert_eq!(
+        m["ours"].as_u64().unwrap() + extra,
+        m["theirs"].as_u64().unwrap()
+    );
+    // The path replays from the start to the reported position.
+    let mut p = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    for u in m["moves"].as_array().unwrap() {
+        let mv = resolve_usi_move(&p, u.as_str().unwrap()).unwrap();
+        p.play(mv).unwrap();
+    }
+    assert_eq!(
+        shogi_lab::notation::sfen::write_sfen(&p),
+        m["sfen"].as_str().unwrap()
+    );
+}
+
+fn mate_checks_the_engine_lines() {
+    let me = std::env::current_exe().unwrap();
+    let run = |engine: String| {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .args([
+                "diff",
+                "mate",
+                "--json",
+                "--time-ms",
+                "5000",
+                "--nodes",
+                "1000000",
+            ])
+            .args([
+                "--problems",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen"),
+            ])
+            .arg("--engine")
+            .arg(engine)
+            .output()
+            .unwrap();
+        let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (out.status.code().unwrap(), lines)
+    };
+    // Our own USI engine agrees with our solver, and its lines pass the checker.
+    let (code, lines) = run(format!("'{}' usi", env!("CARGO_BIN_EXE_shogi-lab")));
+    assert_eq!(code, 0, "{lines:?}");
+    assert!(lines.iter().any(|l| l["theirs"]["line_ok"] == true));
+    // Shortened lines are caught by the checker.
+    let (code, lines) = run(format!("'{}' fixture usi-short-line", me.display()));
+    assert_eq!(code, 1);
+    let bad: Vec<_> = lines.iter().filter(|l| l["agree"] == false).collect();
+    assert!(!bad.is_empty());
+    for l in bad {
+        assert_eq!(l["theirs"]["line_ok"], false, "{l}");
+        assert!(l["ours"]["plies"].as_u64().unwrap() >= 3);
+    }
+    assert_eq!(lines.last().unwrap()["result"], "mismatch");
+}
+
+fn correct_agrees() {
+    let (code, v) = diff("correct", 3_000, 2);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"], "agree");
+    assert_eq!(v["mismatches"], 0);
+    assert_eq!(v["positions"], 3000);
+    assert!(v["first"].is_null());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("fixture") {
+        fixture(&args[2]);
+        return;
+    }
+    // `cargo test -- --ignored` (the deep tier): these tests are not ignored ones.
+    if args.iter().any(|a| a == "--ignored") {
+        return;
+    }
+    // A name filter from `cargo test NAME` that does not select this file: nothing to run.
+    if let Some(f) = args.iter().skip(1).find(|a| !a.starts_with('-')) {
+        if !"diff no_uchifuzume no_forced_promotion correct perft mate".contains(f.as_str()) {
+            return;
+        }
+    }
+    let tests: [(&str, fn()); 5] = [
+        (
+            "perft_finds_the_position_with_the_wrong_move_list",
+            perft_finds_the_position_with_the_wrong_move_list,
+        ),
+        ("mate_checks_the_engine_lines", mate_checks_the_engine_lines),
+        ("correct_agrees", correct_agrees),
+        (
+            "no_forced_promotion_is_caught",
+            no_forced_promotion_is_caught,
+        ),
+        ("no_uchifuzume_is_caught", no_uchifuzume_is_caught),
+    ];
+    for (name, t) in tests {
+        eprintln!("test {name} ...");
+        t();
+        eprintln!("test {name} ... ok");
+    }
+}

@@ -1,0 +1,39 @@
+"""Shared fixtures: the repository root and the CLI (the oracle the bindings are checked against)."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def cli_path() -> pathlib.Path:
+    p = pathlib.Path(os.environ.get("SHOGI_LAB_BIN", ROOT / "target" / "release" / "shogi-lab"))
+    if not p.exists():
+        pytest.exit(f"{p} missing: run `cargo build --release` first (or set SHOGI_LAB_BIN)", 2)
+    return p
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs the CLI; returns stdout (exit codes 0 and 1 accepted)."""
+    exe = cli_path()
+
+    def run(*args: str) -> str:
+        r = subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode in (0, 1), f"{args}: exit {r.returncode}: {r.stderr}"
+        return r.stdout
+
+    def run_json(*args: str):
+        return [json.loads(line) for line in run(*args, "--json").splitlines() if line.strip()]
+
+    run.json = run_json
+    return run
+
+
+@pytest.fixture(scope="session")
+def root() -> pathlib.Path:
+    return ROOT

@@ -1,0 +1,213 @@
+"""Every binding checked against the CLI's answer for the same input."""
+
+from fractions import Fraction
+import json
+
+import pytest
+
+import shogi_lab
+from shogi_lab import Position, ShogiLabError, placement, quantum, tsume
+
+POSITIONS = [
+    "position startpos",
+    "position startpos moves 7g7f 3c3d 8h2b+",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+    "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+]
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_legal_moves_and_perft_match_the_cli(cli, text):
+    p = Position.from_usi(text)
+    want = cli("perft", text, "2", "--divide")
+    # `--divide` prints "<usi>: <count>" per root move, then the total.
+    divide = {}
+    for line in want.splitlines():
+        if ":" in line and not line.startswith(("nodes", "time", "depth", "perft")):
+            mv, n = line.split(":", 1)
+            if n.strip().split()[0].isdigit():
+                divide[mv.strip()] = int(n.split()[0])
+    assert sorted(p.legal_moves()) == sorted(divide), text
+    assert p.perft(2) == sum(divide.values())
+    for mv, n in list(divide.items())[:5]:
+        q = p.copy()
+        q.play(mv)
+        assert q.perft(1) == n
+
+
+def test_perft_counts_from_specs(root):
+    for f in sorted((root / "specs" / "perft").glob("*.perft")):
+        sfen = None
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.startswith("sfen "):
+                sfen = line[5:]
+            elif line.startswith("perft ") and sfen:
+                _, d, n = line.split()
+                if int(n) <= 200_000:
+                    assert Position.from_sfen(sfen).perft(int(d)) == int(n), (f.name, sfen, d)
+
+
+def test_play_sfen_check_and_outcome():
+    p = Position()
+    assert p.sfen() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    assert p.outcome() == ("ongoing", None)
+    for mv in "7g7f 3c3d 8h2b+".split():
+        p.play(mv)
+    assert p.moves() == ["7g7f", "3c3d", "8h2b+"]
+    assert p.usi() == "position startpos moves 7g7f 3c3d 8h2b+"
+    assert p.in_check() is False
+    assert p.side_to_move() == "w"
+    # 頭金: Gote is mated.
+    m = Position.from_sfen("8k/8G/8P/9/9/9/9/9/K8 w - 1")
+    assert m.legal_moves() == [] and m.in_check()
+    assert m.outcome() == ("sente_win", "checkmate")
+    # 千日手 (four times the same position) through the game history.
+    g = Position()
+    for _ in range(4):
+        for mv in ["5i4h", "5a4b", "4h5i", "4b5a"]:
+            if g.outcome()[0] != "ongoing":
+                break
+            g.play(mv)
+    assert g.outcome() == ("draw", "repetition")
+    with pytest.raises(ShogiLabError, match="over"):
+        g.play("5i4h")
+
+
+def test_svg():
+    svg = Position.from_usi("position startpos moves 7g7f")._repr_svg_()
+    assert svg.lstrip().startswith("<svg") and svg.rstrip().endswith("</svg>")
+
+
+def test_errors_are_one_line_exceptions():
+    for bad in ["", "lnsgkgsnl/1r5b1 b - 1", "position startpos moves 7g7e", "9/9/9/9/9/9/9/9/9 b - 1"]:
+        with pytest.raises(ShogiLabError) as e:
+            Position.from_usi(bad)
+        assert "\n" not in str(e.value) and str(e.value)
+    p = Position()
+    with pytest.raises(ShogiLabError, match="7g7e"):
+        p.play("7g7e")
+    assert p.sfen().endswith(" b - 1")  # unchanged
+    assert issubclass(ShogiLabError, ValueError)
+
+
+def test_records_match_the_cli(cli, root):
+    for name in ["sjis_hirate_times.kif", "nimaiochi.ki2", "floodgate_style.csa", "utf8_bom_branches.kifu"]:
+        path = str(root / "specs" / "records" / name)
+        sfen, moves, headers = shogi_lab.read_record(path)
+        want = cli("convert", "--to", "usi", path).splitlines()[0]
+        start = Position.from_sfen(sfen)
+        got = shogi_lab.write_record(sfen, moves, to="usi").strip()
+        assert Position.from_usi(got).sfen() == Position.from_usi(want).sfen(), name
+        assert Position.from_usi(got).moves() == Position.from_usi(want).moves(), name
+        assert Position.from_record(path, ply=len(moves)).sfen() == Position.from_usi(want).sfen()
+        assert start.sfen() == sfen
+        for fmt in ["kif", "ki2", "csa"]:
+            text = shogi_lab.write_record(sfen, moves, to=fmt, headers=headers)
+            out = root / "target" / f"py-roundtrip.{fmt}"
+            out.write_bytes(text.encode("utf-8"))
+            s2, m2, _ = shogi_lab.read_record(str(out))
+            assert (s2, m2) == (sfen, moves), (name, fmt)
+    with pytest.raises(ShogiLabError, match="illegal_move.kif"):
+        shogi_lab.read_record(str(root / "specs" / "records" / "bad" / "illegal_move.kif"))
+    with pytest.raises(ShogiLabError, match="bad format"):
+        shogi_lab.write_record("startpos", [], to="pgn")
+
+
+def test_tsume_matches_the_cli(cli, root):
+    want = cli.json("tsume", "specs/tsume/cases.sfen", "--nodes", "200000", "--shortest")
+    assert len(want) >= 10
+    for w in want:
+        r = tsume.solve(w["sfen"], nodes=200_000, shortest=True, defender_hand_as_given=True)
+        assert r.result == w["result"], w["id"]
+        assert r.plies == w["plies"]
+        assert r.usi == (w["usi"].split() if w["usi"] else [])
+        assert r.kif == w["kif"]
+        assert r.nodes == w["nodes"]
+        assert r.shortest == w.get("shortest")
+    r = tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1")
+    assert (r.result, r.plies, r.usi) == ("mate", 1, ["G*1b"])
+    with pytest.raises(MemoryError):
+        tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", memory_mib=1 << 40)
+    with pytest.raises(ShogiLabError, match="bad SFEN"):
+        tsume.solve("8k/9 b G 1")
+    with pytest.raises(ShogiLabError, match="time"):
+        tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", time=-1)
+
+
+WORLDS = [
+    "RL RL R * * * * * * * * * * * * * * * * *",
+    "BR BK RK BRK * * * * * * * * * * * * * * * *",
+    "RL RL RL K B G G S S N N P P P P P P P P P",
+]
+
+
+@pytest.mark.parametrize("world", WORLDS)
+@pytest.mark.parametrize("engine", ["counting", "peel", "sat", "enumeration"])
+def test_quantum_converge_matches_the_cli(cli, world, engine):
+    want = json.loads(cli("quantum", "converge", "--engine", engine, "--json", *world.split()))
+    assert quantum.converge(world, engine=engine) == want
+    assert quantum.converge(world.split(), engine=engine) == want
+
+
+@pytest.mark.parametrize("world", [WORLDS[0], WORLDS[2]])
+def test_quantum_probabilities_match_the_cli(cli, world):
+    want = json.loads(cli("quantum", "probabilities", "--json", *world.split()))
+    probs, total = quantum.probabilities(world)
+    assert total == int(want["worlds"]) and isinstance(total, int)
+    assert len(probs) == len(want["probabilities"]) == 20
+    for piece, row in enumerate(want["probabilities"]):
+        exp = {k: Fraction(v) for k, v in row.items() if Fraction(v)}
+        assert probs[piece] == exp, piece
+        assert sum(probs[piece].values()) == 1
+    assert probs[0] == {"R": Fraction(1, 3), "L": Fraction(2, 3)} or world != WORLDS[2]
+
+
+def test_quantum_observe_and_perft_match_the_cli(cli):
+    w = "RL RL RL * * * * * * * * * * * * * * * * *"
+    for seed in [1, 2, 3]:
+        want = json.loads(cli("quantum", "observe", "--seed", str(seed), "--json", *w.split(), "0"))
+        got = quantum.observe(w, 0, seed)
+        assert got["kind"] == want["kind"] and got["world"] == want["world"]
+        assert got["probability"] == Fraction(want["probability"])
+    assert quantum.perft(2) == 30992
+    assert sum(quantum.perft(2, shard=(i, 3)) for i in range(3)) == 30992
+    with pytest.raises(ShogiLabError, match="bad world"):
+        quantum.converge("X Y")
+    with pytest.raises(ShogiLabError, match="contradictory"):
+        quantum.probabilities(WORLDS[1])
+
+
+def test_placement_matches_the_cli(cli):
+    for pieces, both in [("R2B2", False), ("RBG", True), ("P18L4N4S4G4K2R2B2", False)]:
+        args = ["place", "--count", pieces] + (["--both-directions"] if both else [])
+        want = cli.json(*args)[0]
+        got = placement.count(pieces, both_directions=both)
+        for k in ["count", "mirror_symmetric", "count_up_to_mirror", "nodes"]:
+            assert got[k] == want[k], (pieces, k)
+        shards = [placement.count(pieces, both_directions=both, shard=(i, 4)) for i in range(4)]
+        assert sum(s["count"] for s in shards) == want["count"]
+        assert sum(s["mirror_symmetric"] for s in shards) == want["mirror_symmetric"]
+    want = cli.json("place", "--count", "--sweep", "RBG")[0]
+    got = placement.count("RBG", method="sweep")
+    assert (got["count"], got["mirror_symmetric"], got["layouts"]) == (
+        want["count"], want["mirror_symmetric"], want["layouts"])
+    assert sum(placement.count("RBG", method="sweep", shard=(i, 3))["count"] for i in range(3)) == want["count"]
+    for pieces, both in [("R2B2", False), ("P22L4N4S4G4K2R2B2", True)]:
+        args = ["place", "--first", pieces] + (["--both-directions"] if both else [])
+        want = cli.json(*args)[0]
+        got = placement.first(pieces, both_directions=both)
+        # The two-directional search runs in parallel, so which board it finds first varies;
+        # every board is re-checked square by square inside the binding before it is returned.
+        assert got["result"] == want["result"]
+        assert (got["sfen"] is None) == (want["sfen"] is None)
+        if not both:
+            assert got["sfen"] == want["sfen"]
+    with pytest.raises(ShogiLabError, match="bad piece set"):
+        placement.count("X9")
+    with pytest.raises(ShogiLabError, match="bad shard"):
+        placement.count("R2", shard=(3, 3))
+    with pytest.raises(ShogiLabError, match="sweep"):
+        placement.count("R2", both_directions=True, method="sweep")
+    with pytest.raises(ShogiLabError, match="bad method"):
+        placement.count("R2", method="magic")

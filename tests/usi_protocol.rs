@@ -1,0 +1,574 @@
+//! The USI engine driven exactly as a GUI drives it: `shogi-lab-usi` started by
+//! path with no arguments, commands written to its stdin, replies read from its
+//! stdout. Mate lines are replayed by the independent checker; bestmoves are
+//! compared with a brute-force search for mate-in-1. Reply times that the issue
+//! bounds (100 ms after `stop`/`quit`/end of input, the time control of a normal
+//! `go`) are measured from the write to the reply and retried on a loaded machine.
+
+use shogi_lab::notation::sfen::write_sfen;
+use shogi_lab::rules::{Move, Position};
+use shogi_lab::tsume::checker::verify_mate_line;
+use shogi_lab::tsume::{load_problem, DefenderHand};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// Patience for replies whose time is not under test.
+const PATIENCE: Duration = Duration::from_secs(120);
+const LIMIT: Duration = Duration::from_millis(100);
+const MICROCOSMOS: &str =
+    "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<(Instant, String)>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-lab-usi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start shogi-lab-usi");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            rx,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Writes raw bytes; returns the instant before the write.
+    fn send_bytes(&mut self, bytes: &[u8]) -> Instant {
+        let t = Instant::now();
+        let w = self.stdin.as_mut().expect("stdin open");
+        w.write_all(bytes).unwrap();
+        w.flush().unwrap();
+        t
+    }
+
+    fn send(&mut self, line: &str) -> Instant {
+        self.send_bytes(format!("{line}\n").as_bytes())
+    }
+
+    /// The next line satisfying `pred`; the lines before it are returned too.
+    fn until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (Instant, String, Vec<String>) {
+        let deadline = Instant::now() + PATIENCE;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok((t, l)) => {
+                    self.seen.push(l.clone());
+                    if pred(&l) {
+                        return (t, l, before);
+                    }
+                    before.push(l);
+                }
+                Err(_) => panic!(
+                    "no {what} within {PATIENCE:?}; the engine said:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn expect_prefix(&mut self, prefix: &str) -> (Instant, String, Vec<String>) {
+        self.until(prefix, |l| l.starts_with(prefix))
+    }
+
+    /// `usi`, a small table, `isready`; returns the reply to `usi`.
+    fn handshake(&mut self) -> Vec<String> {
+        self.send("usi");
+        let (_, _, lines) = self.expect_prefix("usiok");
+        self.send("setoption name USI_Hash value 16");
+        self.send("isready");
+        let (_, _, between) = self.expect_prefix("readyok");
+        assert!(between.is_empty(), "{between:?}");
+        lines
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.expect_prefix("readyok").2
+    }
+
+    fn wait_exit(&mut self, since: Instant) -> Duration {
+        let deadline = since + PATIENCE;
+        loop {
+            if self.child.try_wait().unwrap().is_some() {
+                return since.elapsed();
+            }
+            assert!(Instant::now() < deadline, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `attempt` until it reports at most `limit` (three tries: a loaded machine may
+/// deschedule the engine once; a design that misses the bound misses it every time).
+fn within(limit: Duration, what: &str, mut attempt: impl FnMut() -> Duration) {
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let d = attempt();
+        if d <= limit {
+            return;
+        }
+        times.push(d);
+    }
+    panic!("{what}: took {times:?}, more than {limit:?} each time");
+}
+
+/// The complete USI position of a tsume problem (the defender holds the remaining pieces).
+fn usi_sfen(sfen: &str) -> String {
+    write_sfen(&load_problem(sfen, DefenderHand::Remaining).unwrap())
+}
+
+fn moves_of(pos: &Position, usi: &str) -> Vec<Move> {
+    let mut p = pos.clone();
+    usi.split_whitespace()
+        .map(|s| {
+            let m = p
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_string() == s)
+                .unwrap_or_else(|| panic!("{s} is not legal in {}", write_sfen(&p)));
+            p.play_unchecked(m);
+            m
+        })
+        .collect()
+}
+
+/// Every mating move of `pos` by brute force (play each legal move, look for a mate).
+fn mates_in_one(pos: &Position) -> Vec<String> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&m| {
+            let mut q = pos.clone();
+            q.play_unchecked(m);
+            q.in_check() && q.legal_moves().is_empty()
+        })
+        .map(|m| m.to_string())
+        .collect()
+}
+
+#[test]
+fn starts_bare_and_lists_its_options() {
+    let mut e = Engine::start();
+    let lines = e.handshake();
+    assert!(lines.iter().any(|l| l.starts_with("id name ")), "{lines:?}");
+    for o in ["USI_Hash", "NodesLimit", "MateLength", "YozumeNodes"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {o} type "))),
+            "{o}: {lines:?}"
+        );
+    }
+    e.send("quit");
+    let t = Instant::now();
+    e.wait_exit(t);
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn go_mate_answers_checked_lines_and_complete_disproofs() {
+    let cases = include_str!("../specs/tsume/cases.sfen");
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let mut e = Engine::start();
+    e.handshake();
+    let mut problems: Vec<(String, String, Option<usize>)> = Vec::new();
+    for l in cases
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = l.split('\t').collect();
+        let sfen = if f[3] == "remaining" {
+            usi_sfen(f[1])
+        } else {
+            f[1].to_string()
+        };
+        let expect = f[2].strip_prefix("mate ").map(|n| n.parse().unwrap());
+        problems.push((f[0].to_string(), sfen, expect));
+    }
+    for id in ["zukou-002", "zukou-005", "zukou-003"] {
+        let l = classics.lines().find(|l| l.starts_with(id)).unwrap();
+        let sfen = l.split('\t').nth(1).unwrap();
+        // The upstream length is not always the shortest: only the checker judges the line.
+        problems.push((id.to_string(), usi_sfen(sfen), None));
+    }
+    let mut mates = 0;
+    for (i, (id, sfen, expect)) in problems.iter().enumerate() {
+        if i == problems.len() - 3 {
+            // Proven-shortest lines of 21+ plies can take minutes: the classics check the
+            // first proof's line (the cases above check shortest lengths).
+            e.send("setoption name MateLength value Proof");
+        }
+        let pos = load_problem(sfen, DefenderHand::AsGiven).unwrap();
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 60000");
+        let (_, reply, before) = e.expect_prefix("checkmate");
+        let answer = reply.strip_prefix("checkmate ").unwrap();
+        let is_nomate = answer == "nomate";
+        if cases.contains(id.as_str()) {
+            assert_eq!(is_nomate, expect.is_none(), "{id}: {reply}");
+        }
+        if is_nomate {
+            continue;
+        }
+        mates += 1;
+        let line = moves_of(&pos, answer);
+        verify_mate_line(&pos, &line).unwrap_or_else(|err| panic!("{id}: {answer}: {err}"));
+        if let Some(n) = expect {
+            assert_eq!(line.len(), *n, "{id}: {answer}");
+        }
+        let pv = format!("score mate {} pv {answer}", line.len());
+        assert!(before.iter().any(|l| l.ends_with(&pv)), "{id}: {before:?}");
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info time ") && l.contains(" nodes ")),
+            "{id}: {before:?}"
+        );
+    }
+    assert!(mates >= 6, "{mates}");
+}
+
+/// Starts `go mate infinite` on ミクロコスモス (minutes of work) and waits until it runs.
+fn start_long_search(e: &mut Engine, go: &str) {
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send(go);
+    e.expect_prefix("info string ");
+}
+
+#[test]
+fn stop_ends_go_mate_infinite_within_100ms_and_isready_is_answered_during_it() {
+    let mut e = Engine::start();
+    e.handshake();
+    within(LIMIT, "stop → checkmate", || {
+        start_long_search(&mut e, "go mate infinite");
+        let before = e.sync();
+        assert!(
+            !before.iter().any(|l| l.starts_with("checkmate")),
+            "{before:?}"
+        );
+        let t = e.send("stop");
+        let (at, reply, _) = e.expect_prefix("checkmate");
+        assert_eq!(reply, "checkmate timeout");
+        at - t
+    });
+}
+
+#[test]
+fn searches_print_progress_about_once_a_second() {
+    let mut e = Engine::start();
+    e.handshake();
+    start_long_search(&mut e, "go mate infinite");
+    let mut last = 0u64;
+    for _ in 0..2 {
+        let (_, l, before) = e.expect_prefix("info time ");
+        assert!(
+            !before.iter().any(|l| l.starts_with("checkmate")),
+            "{before:?}"
+        );
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(
+            [w[1], w[3], w[5], w[7]],
+            ["time", "nodes", "nps", "hashfull"],
+            "{l}"
+        );
+        let nodes: u64 = w[4].parse().unwrap();
+        assert!(nodes > last, "{l}");
+        last = nodes;
+        let _: u32 = w[8].parse().unwrap();
+    }
+    e.send("stop");
+    e.expect_prefix("checkmate timeout");
+}
+
+#[test]
+fn quit_during_a_search_ends_the_process_within_100ms() {
+    within(LIMIT, "quit → exit", || {
+        let mut e = Engine::start();
+        e.handshake();
+        start_long_search(&mut e, "go mate infinite");
+        let t = e.send("quit");
+        e.wait_exit(t)
+    });
+}
+
+#[test]
+fn end_of_input_during_a_search_ends_the_process_within_100ms() {
+    within(LIMIT, "end of input → exit", || {
+        let mut e = Engine::start();
+        e.handshake();
+        start_long_search(&mut e, "go btime 0 wtime 0 byoyomi 600000");
+        let t = Instant::now();
+        drop(e.stdin.take());
+        e.wait_exit(t)
+    });
+}
+
+#[test]
+fn normal_go_plays_the_mating_move() {
+    let mut e = Engine::start();
+    e.handshake();
+    for sfen in ["8k/9/8P/9/9/9/9/9/9 b G 1", "9/9/9/9/9/9/p8/9/K8 w g 1"] {
+        let full = usi_sfen(sfen);
+        let pos = load_problem(&full, DefenderHand::AsGiven).unwrap();
+        let mating = mates_in_one(&pos);
+        assert_eq!(mating.len(), 1, "{mating:?}");
+        e.send(&format!("position sfen {full}"));
+        e.send("go btime 0 wtime 0 byoyomi 1000");
+        let (_, reply, before) = e.expect_prefix("bestmove");
+        assert_eq!(reply, format!("bestmove {}", mating[0]));
+        let pv = format!("score mate 1 pv {}", mating[0]);
+        assert!(before.iter().any(|l| l.ends_with(&pv)), "{before:?}");
+    }
+    // A game position: 1 move into a game, Sente to move… is no mate: resign.
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go btime 60000 wtime 60000 byoyomi 0");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove resign");
+}
+
+#[test]
+fn normal_go_answers_within_the_time_control() {
+    let mut e = Engine::start();
+    e.handshake();
+    // startpos: no check at all, the disproof is immediate.
+    e.send("position startpos");
+    let t = e.send("go btime 0 wtime 0 byoyomi 1000");
+    let (at, reply, _) = e.expect_prefix("bestmove");
+    assert_eq!(reply, "bestmove resign");
+    assert!(at - t < Duration::from_millis(1000), "{:?}", at - t);
+    // ミクロコスモス would take minutes: the clock ends the search.
+    within(Duration::from_millis(1000), "go byoyomi 1000", || {
+        e.send(&format!("position sfen {MICROCOSMOS}"));
+        let t = e.send("go btime 0 wtime 0 byoyomi 1000");
+        let (at, reply, _) = e.expect_prefix("bestmove");
+        assert_eq!(reply, "bestmove resign");
+        at - t
+    });
+    within(
+        Duration::from_millis(2000),
+        "go btime 20000 (1 s + margin)",
+        || {
+            e.send(&format!("position sfen {MICROCOSMOS}"));
+            let t = e.send("go btime 20000 wtime 0 binc 1000 winc 0");
+            let (at, _, _) = e.expect_prefix("bestmove");
+            at - t
+        },
+    );
+}
+
+#[test]
+fn infinite_and_ponder_wait_for_stop_and_ponderhit() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_prefix("info string no mate");
+    let before = e.sync();
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove resign");
+
+    let full = usi_sfen("8k/9/8P/9/9/9/9/9/9 b G 1");
+    e.send(&format!("position sfen {full}"));
+    e.send("go ponder btime 0 wtime 0 byoyomi 1000");
+    e.expect_prefix("info string mate in 1");
+    let before = e.sync();
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("ponderhit");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove G*1b");
+
+    // Ponder on a long search, then ponderhit: the clock starts at ponderhit.
+    within(
+        Duration::from_millis(1000),
+        "ponderhit byoyomi 1000",
+        || {
+            e.send(&format!("position sfen {MICROCOSMOS}"));
+            e.send("go ponder btime 0 wtime 0 byoyomi 1000");
+            e.expect_prefix("info string ");
+            let t = e.send("ponderhit");
+            let (at, _, _) = e.expect_prefix("bestmove");
+            at - t
+        },
+    );
+}
+
+#[test]
+fn junk_and_non_utf8_lines_are_reported_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.handshake();
+    let junk: [&[u8]; 6] = [
+        b"hello world\n",
+        b"is\xffready\n",
+        b"\xe3\x81\n",
+        b"go depth x\n",
+        b"go mate -5\n",
+        b"isready now\n",
+    ];
+    for j in junk {
+        e.send_bytes(j);
+        let before = e.sync();
+        assert!(
+            before.iter().any(|l| l.starts_with("info string error: ")),
+            "{:?}: {before:?}",
+            String::from_utf8_lossy(j)
+        );
+        assert!(
+            !before.iter().any(|l| l.starts_with("checkmate nomate")),
+            "{before:?}"
+        );
+    }
+    e.send("usi");
+    e.expect_prefix("usiok");
+    e.send(&format!(
+        "position sfen {}",
+        usi_sfen("8k/9/8P/9/9/9/9/9/9 b G 1")
+    ));
+    e.send("go mate 10000");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate G*1b");
+    assert!(e.child.try_wait().unwrap().is_none());
+}
+
+#[test]
+fn setoption_with_bad_values_is_an_error_line_and_keeps_the_old_value() {
+    let mut e = Engine::start();
+    e.handshake();
+    let bad = [
+        "setoption name USI_Hash value abc",
+        "setoption name USI_Hash value 0",
+        "setoption name USI_Hash value -3",
+        "setoption name USI_Hash value 99999999999999999999",
+        "setoption name USI_Hash",
+        "setoption name NodesLimit value -1",
+        "setoption name NodesLimit value 1e6",
+        "setoption name MateLength value Longest",
+        "setoption name YozumeNodes value x",
+        "setoption name Threads value 4",
+        "setoption USI_Hash 16",
+    ];
+    for b in bad {
+        e.send(b);
+        let before = e.sync();
+        assert_eq!(before.len(), 1, "{b}: {before:?}");
+        assert!(
+            before[0].starts_with("info string error: "),
+            "{b}: {before:?}"
+        );
+    }
+    // The advertised maximum: accepted only if the machine has it, never an abort.
+    e.send("setoption name USI_Hash value 1048576");
+    let before = e.sync();
+    let fits = shogi_lab::resources::check_memory_request(1 << 40, "USI_Hash").is_ok();
+    assert_eq!(before.is_empty(), fits, "{before:?}");
+    if fits {
+        e.send("setoption name USI_Hash value 16");
+    }
+    // The options that were set work: a node limit of 1 ends a 21-ply problem at once.
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let sfen = classics
+        .lines()
+        .find(|l| l.starts_with("zukou-002"))
+        .unwrap()
+        .split('\t')
+        .nth(1)
+        .unwrap();
+    e.send(&format!("position sfen {}", usi_sfen(sfen)));
+    e.send("setoption name NodesLimit value 1");
+    e.send("go mate 60000");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    e.send("setoption name NodesLimit value 0");
+    e.send("setoption name MateLength value Proof");
+    e.send("setoption name YozumeNodes value 1000");
+    e.send("go mate 60000");
+    let (_, reply, before) = e.expect_prefix("checkmate");
+    assert!(
+        reply.starts_with("checkmate ") && reply != "checkmate timeout",
+        "{reply}"
+    );
+    assert!(
+        before.iter().any(|l| l.contains("MateLength Proof")),
+        "{before:?}"
+    );
+    assert!(
+        before.iter().any(|l| l.starts_with("info string yozume")),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn go_without_a_valid_position_is_never_nomate() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("go mate 1000");
+    let (_, reply, before) = e.expect_prefix("checkmate");
+    assert_eq!(reply, "checkmate timeout");
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("info string error: go: no position")));
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove resign");
+    // A bad position replaces a good one: no answer about the old position.
+    e.send("position sfen 8k/9/9/9/9/9/9/9/9 b - 1");
+    e.send("position sfen 8k/9/9/9/9/9/9/9/9 b X 1");
+    e.send("go mate 1000");
+    let (_, reply, before) = e.expect_prefix("checkmate");
+    assert_eq!(reply, "checkmate timeout");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string error: position")),
+        "{before:?}"
+    );
+    // Moves that are illegal, and a defender without a king.
+    for p in [
+        "position startpos moves 7g7f 7g7f",
+        "position sfen 9/9/9/9/9/9/9/9/9 b G 1",
+    ] {
+        e.send(p);
+        e.send("go mate infinite");
+        let (_, reply, before) = e.expect_prefix("checkmate");
+        assert_eq!(reply, "checkmate timeout", "{p}");
+        assert!(
+            before.iter().any(|l| l.starts_with("info string error: ")),
+            "{p}: {before:?}"
+        );
+    }
+    // The same empty board with a king is searched and completely disproven.
+    e.send("position sfen 8k/9/9/9/9/9/9/9/9 b - 1");
+    e.send("go mate infinite");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate nomate");
+}
