@@ -90,7 +90,9 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     t.add_argument("--nodes", type=int, default=None)
     t.add_argument("--time", type=float, default=None, help="seconds per problem")
     t.add_argument("--memory", type=int, default=256, help="table MiB per task")
-    t.add_argument("--shortest", action="store_true")
+    t.add_argument("--any-mate", action="store_true",
+                   help="the first mate proven instead of the proven-shortest solution (as the CLI)")
+    t.add_argument("--shortest", action="store_true", help=argparse.SUPPRESS)  # the default; old scripts
     p = sub.add_parser("place", parents=[common], help="count placements")
     p.add_argument("pieces")
     p.add_argument("--sweep", action="store_true", help="count by the transfer-matrix sweep (one direction)")
@@ -119,7 +121,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not _native.tsume_problems(text):
             print(f"shogi-lab cluster: {a.file}: no problems in the input", file=sys.stderr)
             return 2
-        limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": a.shortest}
+        limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": not a.any_mate}
         job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(text.encode()),
                "shards": a.shards, **limits}
         ext = "jsonl"

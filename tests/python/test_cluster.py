@@ -16,12 +16,12 @@ def untimed(lines):
     return rows
 
 
-@pytest.mark.parametrize("shards", [1, 3, 4, 16])
-def test_tsume_shards_merge_to_the_cli_output(cli, root, tmp_path, shards):
+@pytest.mark.parametrize("shards,mode", [(1, []), (3, []), (4, ["--any-mate"]), (16, [])])
+def test_tsume_shards_merge_to_the_cli_output(cli, root, tmp_path, shards, mode):
     file = str(root / "specs" / "tsume" / "cases.sfen")
-    want = untimed(cli("tsume", file, "--json", "--nodes", "20000", "--shortest"))
+    want = untimed(cli("tsume", file, "--json", "--nodes", "20000", *mode))
     out = tmp_path / "t"
-    argv = ["tsume", file, "--nodes", "20000", "--shortest", "--shards", str(shards), "--no-ray", "--out", str(out)]
+    argv = ["tsume", file, "--nodes", "20000", *mode, "--shards", str(shards), "--no-ray", "--out", str(out)]
     assert cluster.main(argv) == 0
     assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
     assert len(list(out.glob("shard-*.jsonl"))) == shards
