@@ -93,3 +93,113 @@ fn perft_depths_1_and_2() {
     let (_, out2, _) = run(&["quantum", "perft", "2", "--engine", "peel"]);
     assert_eq!(out2.trim(), "depth 2: 30992");
 }
+
+/// The diagrams `quantum replay` prints after each ply (text mode), in order: from
+/// `後手の持駒：` to `先手の持駒：`, and `後手番` when it follows.
+fn replay_diagrams(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].starts_with("後手の持駒：") {
+            i += 1;
+            continue;
+        }
+        let mut d = String::new();
+        while !lines[i].starts_with("先手の持駒：") {
+            d.push_str(lines[i]);
+            d.push('\n');
+            i += 1;
+        }
+        d.push_str(lines[i]);
+        d.push('\n');
+        i += 1;
+        if lines.get(i) == Some(&"後手番") {
+            d.push_str("後手番\n");
+            i += 1;
+        }
+        v.push(d);
+    }
+    v
+}
+
+#[test]
+fn show_draws_quantum_records_with_the_shared_renderer() {
+    let dir = std::env::temp_dir().join(format!("shogi-lab-qshow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, rec, err) = run(&[
+        "quantum", "play", "--random", "--seed", "3", "--plies", "60",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("game.txt");
+    std::fs::write(&path, &rec).unwrap();
+    let p = path.to_str().unwrap();
+    let svg = dir.join("q.svg");
+    for (file, plies) in [(p, 60usize), (ROOM, 12)] {
+        let (code, text, err) = run(&["quantum", "replay", file, "--plies", &plies.to_string()]);
+        assert_eq!(code, 0, "{err}");
+        let diagrams = replay_diagrams(&text);
+        assert_eq!(diagrams.len(), plies);
+        let (code, json, err) = run(&[
+            "quantum",
+            "replay",
+            file,
+            "--json",
+            "--plies",
+            &plies.to_string(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let lines: Vec<serde_json::Value> = json
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for ply in [0, 1, 2, plies / 2, plies] {
+            let (code, out, err) = run(&[
+                "show",
+                file,
+                "--ply",
+                &ply.to_string(),
+                "--json",
+                "--svg",
+                svg.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{file} {ply}: {err}");
+            let shown: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert!(shown["sfen"].is_null());
+            let bod = shown["bod"].as_str().unwrap();
+            // The board rows: every glyph drawn in the SVG, Gote's turned.
+            let rows: Vec<&str> = bod.lines().filter(|l| l.starts_with('|')).collect();
+            assert_eq!(rows.len(), 9);
+            let cells: Vec<(char, char)> = rows
+                .iter()
+                .flat_map(|r| {
+                    let c: Vec<char> = r.chars().skip(1).take(18).collect();
+                    c.chunks(2).map(|x| (x[0], x[1])).collect::<Vec<_>>()
+                })
+                .collect();
+            let pieces = cells.iter().filter(|c| c.1 != '・').count();
+            let gote = cells.iter().filter(|c| c.0 == 'v').count();
+            let picture = std::fs::read_to_string(&svg).unwrap();
+            assert_eq!(picture.matches("class=\"piece ").count(), pieces);
+            assert_eq!(picture.matches("class=\"piece gote\"").count(), gote);
+            assert!(picture.matches("class=\"kinds\"").count() <= pieces);
+            if ply == 0 {
+                assert!(shown["last_move"].is_null());
+                assert_eq!(pieces, 40);
+                assert_eq!(picture.matches("class=\"kinds\"").count(), 40);
+                assert!(!picture.contains("last-to"));
+                continue;
+            }
+            // The same picture `quantum replay` prints after that ply, the same worlds and move.
+            assert_eq!(bod, diagrams[ply - 1], "{file} ply {ply}");
+            assert_eq!(shown["worlds"], lines[ply - 1]["worlds"]);
+            assert_eq!(shown["last_move"], lines[ply - 1]["code"]);
+            assert_eq!(picture.matches("class=\"last-to\"").count(), 1);
+        }
+        let (code, _, err) = run(&["show", file, "--ply", &(10_000).to_string()]);
+        assert_eq!(code, 2);
+        assert!(err.contains("--ply 10000 but the record has"), "{err}");
+    }
+    let (code, _, err) = run(&["show", "startpos", "--json"]);
+    assert_eq!(code, 0, "{err}");
+}

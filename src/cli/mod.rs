@@ -9,7 +9,7 @@ mod gen;
 mod moves;
 mod perft;
 mod place;
-mod quantum;
+pub(crate) mod quantum;
 mod show;
 mod tsume;
 

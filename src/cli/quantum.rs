@@ -1,7 +1,7 @@
 //! `shogi-lab quantum converge|probabilities|observe`.
 
 mod certified;
-mod game;
+pub(crate) mod game;
 
 use super::{emit, Failure};
 use crate::output::quantum::{tokens, ConflictOut, ConvergeOut, ObserveOut, ProbabilitiesOut};

@@ -1,24 +1,29 @@
 //! `shogi-lab show POSITION|RECORD [--ply N] [--svg FILE]`: a position as a BOD
-//! diagram (text) and, on request, an SVG picture.
+//! diagram (text) and, on request, an SVG picture — ordinary positions and records,
+//! and quantum shogi records (ours or shogitter's JSON), all drawn by the one
+//! renderer of [`crate::render`].
 
+use super::quantum::game::{is_quantum_record, position_after, report, worlds_of};
 use super::Failure;
 use crate::notation::sfen::write_sfen;
 use crate::output::{self, show::Shown};
-use crate::render::svg::board_svg;
+use crate::render::{svg::picture_svg, Picture};
 use crate::rules::Rules;
 
 /// Arguments of `shogi-lab show`.
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
-    /// A SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA record file.
+    /// A SFEN (quoted), `startpos`, `position … moves …`, a KIF/KI2/CSA record file, or a
+    /// quantum shogi record (`quantum play` output, or shogitter's JSON).
     pub position: String,
     /// With a record: the position after this many main-line moves.
     #[arg(long, default_value_t = 0)]
     pub ply: usize,
-    /// Also write an SVG diagram to this file (the last move highlighted).
+    /// Also write an SVG diagram to this file (the last move highlighted; a quantum
+    /// piece's remaining kinds under it).
     #[arg(long)]
     pub svg: Option<std::path::PathBuf>,
-    /// Print one JSON object (`sfen`, `bod`, `last_move`, `svg`).
+    /// Print one JSON object (`sfen`, `bod`, `last_move`, `svg`, `worlds`).
     #[arg(long)]
     pub json: bool,
 }
@@ -36,21 +41,60 @@ pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> Result<(),
         })
 }
 
+/// The text of `arg` if it names a quantum shogi record file.
+fn quantum_record(arg: &str) -> Option<String> {
+    if super::is_record_file(arg) || !std::path::Path::new(arg).is_file() {
+        return None;
+    }
+    std::fs::read_to_string(arg)
+        .ok()
+        .filter(|t| is_quantum_record(t))
+}
+
 /// Runs `show`.
 pub fn run(a: ShowArgs) -> Result<(), Failure> {
+    if let Some(text) = quantum_record(&a.position) {
+        let p = position_after(&text, a.ply).map_err(|f| Failure {
+            message: format!("{}: {}", a.position, f.message),
+            ..f
+        })?;
+        let pic = p.picture();
+        if let Some(path) = &a.svg {
+            write_atomically(path, &picture_svg(&pic))?;
+        }
+        let shown = Shown {
+            sfen: None,
+            bod: pic.to_string(),
+            last_move: p.moves().last().map(|m| m.to_string()),
+            svg: a.svg.as_ref().map(|p| p.display().to_string()),
+            worlds: Some(worlds_of(&p)),
+        };
+        if a.json {
+            super::emit(output::to_line(&shown));
+        } else {
+            report(&p, false);
+            if let Some(m) = p.moves().last() {
+                let mut before = p.clone();
+                before.undo();
+                super::emit(format!("最終手: {} ({m})", before.move_text(m)));
+            }
+        }
+        return Ok(());
+    }
     let pos = super::read_position(&a.position, Rules::STANDARD, a.ply).or_else(|e| {
         // A tsume position (no attacker king) is shown too.
         super::read_position(&a.position, Rules::TSUME, a.ply).map_err(|_| e)
     })?;
-    let last = pos.last_move();
+    let pic = Picture::from_position(&pos);
     if let Some(path) = &a.svg {
-        write_atomically(path, &board_svg(&pos.to_setup(), last))?;
+        write_atomically(path, &picture_svg(&pic))?;
     }
     let shown = Shown {
-        sfen: write_sfen(&pos),
-        bod: pos.to_string(),
-        last_move: last.map(|m| m.to_string()),
+        sfen: Some(write_sfen(&pos)),
+        bod: pic.to_string(),
+        last_move: pos.last_move().map(|m| m.to_string()),
         svg: a.svg.as_ref().map(|p| p.display().to_string()),
+        worlds: None,
     };
     if a.json {
         super::emit(output::to_line(&shown));

@@ -1,6 +1,8 @@
-//! BOD (the 柿木 KIF board diagram), the one text renderer of a board:
-//! `impl Display for Position` and for [`Setup`] write it, KIF writes it for a
-//! start position that is no standard handicap, and `shogi-lab show` prints it.
+//! BOD (the 柿木 KIF board diagram), the one text renderer of a board: `impl
+//! Display for` [`Picture`] writes it (for ordinary and quantum positions alike,
+//! [`crate::render`]); `Display for Position` and for [`Setup`] are their pictures'
+//! BOD; KIF writes it for a start position that is no standard handicap, and
+//! `shogi-lab show`, `tsume --show`, `place` and `quantum replay` print it.
 //!
 //! ```text
 //! 後手の持駒：なし
@@ -14,7 +16,7 @@
 //! Gote's pieces carry a `v`; `後手番` is added when Gote is to move (the KIF
 //! reader of `notation::kif` reads all of it back).
 
-use super::kif::write_hand;
+use crate::render::{count_kanji, Glyph, HandItem, Picture};
 use crate::rules::{Color, Piece, Position, Setup, Square};
 use std::fmt;
 
@@ -49,15 +51,52 @@ pub fn bod_cell(piece: Option<Piece>) -> [char; 2] {
     }
 }
 
-/// The BOD diagram of `setup` (lines end with `\n`).
-pub fn write_bod(setup: &Setup) -> String {
-    let mut out = format!("後手の持駒：{}\n", write_hand(setup.hands.gote));
-    out.push_str(&write_grid(|sq| bod_cell(setup.board[sq.index()])));
-    out.push_str(&format!("先手の持駒：{}\n", write_hand(setup.hands.sente)));
-    if setup.side_to_move == Color::Gote {
-        out.push_str("後手番\n");
+/// The two characters of a [`Glyph`]: ` 歩` (Sente) or `v歩` (Gote).
+fn glyph_cell(g: Option<&Glyph>) -> [char; 2] {
+    match g {
+        None => [' ', '・'],
+        Some(g) => [if g.owner == Color::Gote { 'v' } else { ' ' }, g.label],
     }
-    out
+}
+
+/// A hand as BOD writes it: `飛　角　歩三　` (each item, its count in kanji if more
+/// than one, followed by a full-width space), `なし` when empty.
+fn write_hand_items(items: &[HandItem]) -> String {
+    if items.is_empty() {
+        return "なし".to_string();
+    }
+    items
+        .iter()
+        .map(|h| {
+            let n = if h.count > 1 {
+                count_kanji(h.count)
+            } else {
+                String::new()
+            };
+            format!("{}{n}　", h.label)
+        })
+        .collect()
+}
+
+impl fmt::Display for Picture {
+    /// The BOD diagram (lines end with `\n`): Gote's hand, the grid, Sente's hand, and
+    /// `後手番` when Gote is to move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "後手の持駒：{}", write_hand_items(&self.hands.gote))?;
+        f.write_str(&write_grid(|sq| {
+            glyph_cell(self.board[sq.index()].as_ref())
+        }))?;
+        writeln!(f, "先手の持駒：{}", write_hand_items(&self.hands.sente))?;
+        if self.side_to_move == Color::Gote {
+            writeln!(f, "後手番")?;
+        }
+        Ok(())
+    }
+}
+
+/// The BOD diagram of `setup` (lines end with `\n`): its [`Picture`]'s BOD.
+pub fn write_bod(setup: &Setup) -> String {
+    Picture::from_setup(setup, None).to_string()
 }
 
 impl fmt::Display for Setup {
@@ -70,7 +109,7 @@ impl fmt::Display for Setup {
 impl fmt::Display for Position {
     /// The BOD diagram ([`write_bod`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&write_bod(&self.to_setup()))
+        Picture::from_setup(&self.to_setup(), None).fmt(f)
     }
 }
 

@@ -131,15 +131,6 @@ fn kanji_number(s: &str) -> Option<u32> {
     }
 }
 
-fn kanji_count(n: u8) -> String {
-    const D: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
-    match n {
-        0..=9 => D[n as usize].to_string(),
-        10 => "十".to_string(),
-        _ => format!("十{}", D[(n - 10) as usize]),
-    }
-}
-
 /// `hh:mm:ss` or `m:ss` → seconds.
 fn clock(s: &str) -> Option<u32> {
     let parts: Vec<&str> = s.trim().split(':').collect();
@@ -202,24 +193,6 @@ fn parse_hand(s: &str) -> Result<Option<Hand>, ()> {
         h = h.with_count(kind, count as u8);
     }
     Ok(Some(h))
-}
-
-pub(crate) fn write_hand(h: Hand) -> String {
-    if h.is_empty() {
-        return "なし".to_string();
-    }
-    let mut items = Vec::new();
-    for k in PieceKind::HAND.iter().rev() {
-        let n = h.count(*k);
-        if n > 0 {
-            items.push(format!(
-                "{}{}",
-                k.kanji(),
-                if n > 1 { kanji_count(n) } else { String::new() }
-            ));
-        }
-    }
-    items.join("　") + "　"
 }
 
 /// One BOD row `| ・v玉 …|一` → nine pieces from file 9 to 1.
@@ -944,7 +917,7 @@ mod tests {
         assert_eq!(kanji_number("二"), Some(2));
         assert_eq!(kanji_number("１８"), Some(18));
         for n in 1..=18u8 {
-            assert_eq!(kanji_number(&kanji_count(n)), Some(n as u32));
+            assert_eq!(kanji_number(&crate::render::count_kanji(n)), Some(n as u32));
         }
     }
 

@@ -12,6 +12,7 @@ use super::{
     counting, enumeration, sat, Contradiction, Converged, Convergence, Kind, KindSet, Observation,
     World, PIECES,
 };
+use crate::render::{Glyph, HandItem, Picture};
 use crate::rules::bitboard::attacks;
 use crate::rules::{Bitboard, Color, PieceKind, Square};
 use rand::{Rng, SeedableRng};
@@ -824,32 +825,56 @@ impl QuantumPosition {
         n
     }
 
-    /// A text diagram: ranks 一..九, files 9..1; `▲量`/`▽量` a piece of Sente/Gote, `▲成` promoted; hands as counts.
-    pub fn diagram(&self) -> String {
-        let mut s = String::new();
-        s.push_str(&format!("後手の持駒: {}\n", self.hand(Color::Gote).len()));
-        s.push_str("  ９  ８  ７  ６  ５  ４  ３  ２  １\n");
-        for rank in 1..=9u8 {
-            s.push('|');
-            for file in (1..=9u8).rev() {
-                let sq = Square::new(file, rank).unwrap_or(Square::from_index_unchecked(0));
-                match self.piece_at(sq) {
-                    None => s.push_str(" ・"),
-                    Some(id) => {
-                        let i = self.piece(id);
-                        s.push(if i.owner == Color::Sente {
-                            '▲'
-                        } else {
-                            '▽'
-                        });
-                        s.push(if i.promoted { '成' } else { '量' });
-                    }
+    /// The glyph of piece `id` in a diagram: its kanji once its kinds are down to one
+    /// (`龍` for a promoted rook), else `量` (`成` promoted) with its kinds (`飛香`).
+    fn glyph(&self, id: u8) -> Glyph {
+        let info = self.piece(id);
+        let dom = self.domain(id);
+        let mut kinds = dom.iter();
+        let single = match (kinds.next(), kinds.next()) {
+            (Some(k), None) => quantum_to_rules(k, info.promoted).map(PieceKind::kanji),
+            _ => None,
+        };
+        Glyph {
+            owner: info.owner,
+            label: single.unwrap_or(if info.promoted { '成' } else { '量' }),
+            promoted: info.promoted,
+            kinds: (dom.len() > 1).then(|| dom.iter().map(Kind::kanji).collect()),
+        }
+    }
+
+    /// The position as a [`Picture`], drawn by the one board renderer
+    /// ([`crate::render`]: BOD text by `Display`, SVG by `render::svg::picture_svg`).
+    /// Each piece's glyph is its kanji once its kinds are down to one, else `量`
+    /// (`成` when promoted) carrying its remaining kinds; a hand lists its pieces
+    /// grouped by label (`量三　歩　`).
+    pub fn picture(&self) -> Picture {
+        let mut pic = Picture::empty();
+        for sq in Square::all() {
+            pic.board[sq.index()] = self.piece_at(sq).map(|id| self.glyph(id));
+        }
+        for c in Color::ALL {
+            let mut items: Vec<HandItem> = Vec::new();
+            for &id in self.hand(c) {
+                let label = self.glyph(id).label.to_string();
+                match items.iter_mut().find(|h| h.label == label) {
+                    Some(h) => h.count += 1,
+                    None => items.push(HandItem { label, count: 1 }),
                 }
             }
-            s.push_str(&format!("|{}\n", KANJI_RANK[rank as usize - 1]));
+            pic.hands[c] = items;
         }
-        s.push_str(&format!("先手の持駒: {}\n", self.hand(Color::Sente).len()));
-        s
+        pic.side_to_move = self.side_to_move();
+        pic.last_move = self.history.last().map(|(_, m)| match *m {
+            QMove::Board { from, to, .. } => (Some(from), to),
+            QMove::Drop { to, .. } => (None, to),
+        });
+        pic
+    }
+
+    /// The BOD text diagram of [`QuantumPosition::picture`].
+    pub fn diagram(&self) -> String {
+        self.picture().to_string()
     }
 
     /// Where piece `id` is, shogitter-style: `5三` or `☗持3` (hand entry 3).
@@ -935,6 +960,50 @@ pub const KANJI_RANK: [char; 9] = ['一', '二', '三', '四', '五', '六', '�
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_picture_shows_every_piece_with_its_kinds() {
+        for seed in 0..6 {
+            let (p, _) = random_game(seed, 120, Variant::Standard, EngineKind::Counting);
+            let pic = p.picture();
+            for sq in Square::all() {
+                let got = pic.board[sq.index()].as_ref();
+                let Some(id) = p.piece_at(sq) else {
+                    assert!(got.is_none(), "{sq}");
+                    continue;
+                };
+                let g = got.expect("a glyph on an occupied square");
+                let info = p.piece(id);
+                let dom = p.domain(id);
+                assert_eq!((g.owner, g.promoted), (info.owner, info.promoted));
+                let kinds: Vec<Kind> = dom.iter().collect();
+                if let [k] = kinds[..] {
+                    let want = quantum_to_rules(k, info.promoted).expect("a legal state");
+                    assert_eq!((g.label, g.kinds.as_deref()), (want.kanji(), None));
+                } else {
+                    let label = if info.promoted { '成' } else { '量' };
+                    let names: String = kinds.iter().map(|k| k.kanji()).collect();
+                    assert_eq!((g.label, g.kinds.as_deref()), (label, Some(names.as_str())));
+                }
+            }
+            for c in Color::ALL {
+                let n: usize = pic.hands[c].iter().map(|h| h.count as usize).sum();
+                assert_eq!(n, p.hand(c).len());
+            }
+            assert_eq!(pic.side_to_move, p.side_to_move());
+            assert_eq!(pic.last_move.map(|l| l.1), p.last_to());
+            let bod = pic.to_string();
+            assert_eq!(bod, p.diagram());
+            assert_eq!(bod.lines().filter(|l| l.starts_with('|')).count(), 9);
+        }
+        let start = QuantumPosition::default().picture();
+        assert_eq!(start.board.iter().flatten().count(), 40);
+        assert!(start
+            .board
+            .iter()
+            .flatten()
+            .all(|g| g.label == '量' && g.kinds.as_deref() == Some("玉飛角金銀桂香歩")));
+    }
 
     #[test]
     fn start_has_legal_moves_and_text_round_trips() {

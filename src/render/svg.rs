@@ -3,9 +3,11 @@
 //! red), Gote's pieces turned upside down, Gote's hand at the top left and
 //! Sente's at the bottom right, and the last move's squares highlighted
 //! (destination strong, origin light). Self-contained: no scripts, no external
-//! resources; the kanji need a CJK font (Noto CJK is named first).
+//! resources; the kanji need a CJK font (Noto CJK is named first). A quantum
+//! piece's remaining kinds are written small under its label.
 
-use crate::rules::{Color, Hand, Move, PieceKind, Setup, Square};
+use super::{count_kanji, HandItem, Picture};
+use crate::rules::{Color, Move, Setup, Square};
 use std::fmt::Write;
 
 const CELL: u32 = 44;
@@ -23,31 +25,23 @@ fn cell_origin(sq: Square) -> (u32, u32) {
     )
 }
 
-/// Kanji numerals for hand counts (2 → 二, 10 → 十, 18 → 十八).
-fn count_kanji(n: u8) -> String {
-    const D: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
-    match n {
-        0..=9 => D[n as usize].to_string(),
-        _ => format!("十{}", D[(n - 10) as usize]),
-    }
-}
-
 /// The hand as a column of text lines from `(x, y)` downwards: mark, then one line per kind.
-fn hand_text(out: &mut String, color: Color, hand: Hand, x: u32, y: u32) {
+fn hand_text(out: &mut String, color: Color, hand: &[HandItem], x: u32, y: u32) {
     let mark = match color {
         Color::Sente => "☗先手",
         Color::Gote => "☖後手",
     };
     let mut lines = vec![mark.to_string()];
-    for k in PieceKind::HAND.iter().rev() {
-        let n = hand.count(*k);
-        if n > 0 {
-            lines.push(format!(
-                "{}{}",
-                k.kanji(),
-                if n > 1 { count_kanji(n) } else { String::new() }
-            ));
-        }
+    for h in hand {
+        lines.push(format!(
+            "{}{}",
+            h.label,
+            if h.count > 1 {
+                count_kanji(h.count)
+            } else {
+                String::new()
+            }
+        ));
     }
     if lines.len() == 1 {
         lines.push("なし".to_string());
@@ -62,8 +56,15 @@ fn hand_text(out: &mut String, color: Color, hand: Hand, x: u32, y: u32) {
     }
 }
 
-/// The SVG diagram of `setup`, highlighting `last_move` if given.
+/// The SVG diagram of `setup`, highlighting `last_move` if given: [`picture_svg`] of
+/// its [`Picture`].
 pub fn board_svg(setup: &Setup, last_move: Option<Move>) -> String {
+    picture_svg(&Picture::from_setup(setup, last_move))
+}
+
+/// The SVG diagram of a [`Picture`] (ordinary or quantum): glyphs, hands, the last
+/// move highlighted, and a quantum piece's remaining kinds in small type under its label.
+pub fn picture_svg(pic: &Picture) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -75,15 +76,15 @@ pub fn board_svg(setup: &Setup, last_move: Option<Move>) -> String {
         9 * CELL,
         9 * CELL
     );
-    if let Some(m) = last_move {
-        if let Some(from) = m.from() {
+    if let Some((from, to)) = pic.last_move {
+        if let Some(from) = from {
             let (x, y) = cell_origin(from);
             let _ = writeln!(
                 s,
                 r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f7e7b0" class="last-from"/>"##
             );
         }
-        let (x, y) = cell_origin(m.to());
+        let (x, y) = cell_origin(to);
         let _ = writeln!(
             s,
             r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f0a860" class="last-to"/>"##
@@ -130,43 +131,56 @@ pub fn board_svg(setup: &Setup, last_move: Option<Move>) -> String {
         );
     }
     for sq in Square::all() {
-        let Some(p) = setup.board[sq.index()] else {
+        let Some(g) = &pic.board[sq.index()] else {
             continue;
         };
         let (x, y) = cell_origin(sq);
-        let (cx, cy) = (x + CELL / 2, y + CELL / 2);
-        let turn = if p.color == Color::Gote {
+        let cx = x + CELL / 2;
+        // With the kinds line below it, the label moves up to make room.
+        let cy = if g.kinds.is_some() {
+            y + CELL / 2 - 5
+        } else {
+            y + CELL / 2
+        };
+        let turn = if g.owner == Color::Gote {
             format!(r#" transform="rotate(180 {cx} {cy})""#)
         } else {
             String::new()
         };
-        let fill = if p.kind.is_promoted() {
-            "#c00000"
-        } else {
-            "#000000"
-        };
+        let fill = if g.promoted { "#c00000" } else { "#000000" };
         let _ = writeln!(
             s,
-            r#"<text x="{cx}" y="{cy}" font-size="30" text-anchor="middle" dominant-baseline="central" fill="{fill}" class="piece {}"{turn}>{}</text>"#,
-            match p.color {
+            r#"<text x="{cx}" y="{cy}" font-size="{}" text-anchor="middle" dominant-baseline="central" fill="{fill}" class="piece {}"{turn}>{}</text>"#,
+            if g.kinds.is_some() { 24 } else { 30 },
+            match g.owner {
                 Color::Sente => "sente",
                 Color::Gote => "gote",
             },
-            p.kind.kanji()
+            g.label
         );
+        if let Some(kinds) = &g.kinds {
+            let n = kinds.chars().count().max(1) as u32;
+            // Eight kanji fit the cell at 5 px; fewer are drawn larger, up to 10 px.
+            let size = ((CELL - 4) / n).clamp(5, 10);
+            let _ = writeln!(
+                s,
+                r#"<text x="{cx}" y="{}" font-size="{size}" text-anchor="middle" dominant-baseline="central" class="kinds">{kinds}</text>"#,
+                y + CELL - 6
+            );
+        }
     }
     hand_text(
         &mut s,
         Color::Gote,
-        setup.hands.gote,
+        &pic.hands.gote,
         BOARD_X / 2,
         BOARD_Y + 14,
     );
-    let sente_lines = 1 + setup.hands.sente.iter().count().max(1) as u32;
+    let sente_lines = 1 + pic.hands.sente.len().max(1) as u32;
     hand_text(
         &mut s,
         Color::Sente,
-        setup.hands.sente,
+        &pic.hands.sente,
         BOARD_X + 9 * CELL + 54,
         BOARD_Y + 9 * CELL - (sente_lines - 1) * 26 - 4,
     );

@@ -140,8 +140,8 @@ fn kinds_text(k: crate::quantum::KindSet) -> String {
 }
 
 /// The per-move report: diagram, remaining kinds and optionally probabilities.
-fn report(p: &QuantumPosition, probabilities: bool) {
-    emit(p.diagram().trim_end());
+pub(crate) fn report(p: &QuantumPosition, probabilities: bool) {
+    emit(p.diagram().trim_end_matches('\n'));
     for c in Color::ALL {
         let w = p.world(c);
         let side = if c == Color::Sente { "☗" } else { "☖" };
@@ -309,6 +309,59 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Whether `text` is a quantum shogi record: ours (a `# shogi-lab quantum record` line
+/// among its leading comments) or shogitter's JSON (a leading `{`).
+pub(crate) fn is_quantum_record(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{')
+        || t.lines()
+            .map(str::trim)
+            .take_while(|l| l.is_empty() || l.starts_with('#'))
+            .any(|l| l == "# shogi-lab quantum record")
+}
+
+/// The position after `ply` plies of a quantum record (ours or shogitter's JSON), every
+/// recorded state on the way checked as `quantum replay` checks it.
+///
+/// # Errors
+/// Exit 2 for a malformed record or a `ply` beyond its end, exit 1 when it does not replay.
+pub(crate) fn position_after(text: &str, ply: usize) -> Result<QuantumPosition, Failure> {
+    let too_far = |n: usize| Failure::input(format!("--ply {ply} but the record has {n} plies"));
+    if text.trim_start().starts_with('{') {
+        let entries = shogitter::parse(text).map_err(|e| Failure::input(e.to_string()))?;
+        if ply > entries.len() {
+            return Err(too_far(entries.len()));
+        }
+        let mut p = QuantumPosition::new(EngineKind::Counting, Variant::Standard);
+        for (i, e) in entries.iter().take(ply).enumerate() {
+            p.play(e.mv)
+                .map_err(|err| Failure::no_answer(format!("ply {} {}: {err}", i + 1, e.disp)))?;
+            shogitter::check_state(&p, &e.state)
+                .map_err(|w| Failure::no_answer(format!("ply {} {}: {w}", i + 1, e.disp)))?;
+        }
+        return Ok(p);
+    }
+    let mut rec = Record::parse(text).map_err(|e| Failure::input(e.to_string()))?;
+    if ply > rec.steps.len() {
+        return Err(too_far(rec.steps.len()));
+    }
+    if ply < rec.steps.len() {
+        rec.steps.truncate(ply);
+        rec.result = None;
+    }
+    let mut p = QuantumPosition::new(EngineKind::Counting, rec.variant);
+    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| Failure::no_answer(e.to_string()))?;
+    Ok(p)
+}
+
+/// Both sides' converged domains (slot order).
+pub(crate) fn worlds_of(p: &QuantumPosition) -> Worlds {
+    Worlds {
+        sente: tokens(&p.world(Color::Sente).world),
+        gote: tokens(&p.world(Color::Gote).world),
+    }
+}
+
 /// The result line, as text or JSON.
 fn finish(p: &QuantumPosition, json: bool) {
     if json {
@@ -347,10 +400,7 @@ fn ply_json(
         ply,
         move_text,
         code: mv.to_string(),
-        worlds: Worlds {
-            sente: tokens(&p.world(Color::Sente).world),
-            gote: tokens(&p.world(Color::Gote).world),
-        },
+        worlds: worlds_of(p),
         probabilities: probabilities.then(|| SideProbabilities {
             sente: ProbabilitiesOut::new(&Diagram::build(&p.world(Color::Sente).world)),
             gote: ProbabilitiesOut::new(&Diagram::build(&p.world(Color::Gote).world)),
