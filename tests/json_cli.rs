@@ -35,9 +35,11 @@ fn check(v: &Value, path: &str, args: &[&str]) {
             for (k, x) in m {
                 let p = format!("{path}.{k}");
                 match k.as_str() {
-                    "time_ms" | "nodes" | "plies" | "depth" => {
-                        assert!(x.is_u64(), "{args:?} {p} = {x} is not an integer")
-                    }
+                    "time_ms" => assert!(x.is_u64(), "{args:?} {p} = {x} is not an integer"),
+                    "nodes" | "plies" | "depth" => assert!(
+                        x.is_u64() || x.is_null(),
+                        "{args:?} {p} = {x} is not an integer or null"
+                    ),
                     "sfen" | "start" if x.is_string() => {
                         parse_setup(x.as_str().unwrap())
                             .unwrap_or_else(|e| panic!("{args:?} {p}: {e}"));
@@ -76,6 +78,27 @@ fn every_subcommand_speaks_the_vocabulary() {
     )
     .unwrap();
     let w = "RL RL RL K B G G S S N N P P P P P P P P P";
+    let cert = dir.join("mate.cert");
+    {
+        use shogi_lab::tsume::{load_problem, DefenderHand, Solver, SolverOptions};
+        let pos = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::Remaining).unwrap();
+        let mut solver = Solver::try_new(SolverOptions {
+            memory_mib: 16,
+            ..SolverOptions::default()
+        })
+        .unwrap();
+        let r = solver.solve(&pos);
+        let c = shogi_lab::certificate::extract(&solver, &pos, &r).unwrap();
+        let mut text = Vec::new();
+        shogi_lab::certificate::write_jsonl(&c, &mut text).unwrap();
+        std::fs::write(&cert, text).unwrap();
+    }
+    // Our own generator behind the `diff` protocols: `moves -` prints `SFEN<TAB>moves`.
+    let bin = env!("CARGO_BIN_EXE_shogi-lab");
+    let movegen = format!("'{bin}' moves - | cut -f2");
+    let perft_engine = format!(
+        "while read d s; do '{bin}' perft \"$s\" $d --json | sed 's/.*\"nodes\":\\([0-9]*\\).*/\\1/'; done"
+    );
     let cases: Vec<Vec<&str>> = vec![
         vec!["perft", "startpos", "2", "--json"],
         vec!["perft", "startpos", "2", "--json", "--divide"],
@@ -117,7 +140,39 @@ fn every_subcommand_speaks_the_vocabulary() {
         ],
         vec!["quantum", "perft", "2", "--json"],
         vec!["place", "--first", "--json", "K1R1"],
+        vec!["place", "--count", "--json", "R2B2"],
+        vec![
+            "place", "--count", "--sweep", "--json", "--shard", "1/3", "R2B2",
+        ],
+        vec!["place", "--all", "--json", "R2"],
+        vec!["quantum", "converge", "--json", "--certify", w],
+        vec!["quantum", "perft", "2", "--json", "--shard", "0/2"],
+        vec!["show", game.to_str().unwrap(), "--ply", "5", "--json"],
         vec!["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json"],
+        vec!["check-certificate", cert.to_str().unwrap(), "--json"],
+        vec!["gen", "tsume", "--count", "2", "--plies", "1"],
+        vec!["gen", "quantum", "--count", "5"],
+        vec!["gen", "records", "--count", "3", "--to", "csa"],
+        vec![
+            "diff",
+            "moves",
+            "--engine",
+            &movegen,
+            "--positions",
+            "30",
+            "--json",
+        ],
+        vec![
+            "diff",
+            "perft",
+            "--engine",
+            &perft_engine,
+            "--depth",
+            "1",
+            "--positions",
+            "5",
+            "--json",
+        ],
         vec!["gen", "positions", "--count", "20", "--json-is-the-default"],
     ];
     for args in &cases {
@@ -136,6 +191,42 @@ fn every_subcommand_speaks_the_vocabulary() {
     let shown = &run(&["show", "startpos", "--json"])[0];
     assert_eq!(perft["sfen"], shown["sfen"]);
     assert!(shown["last_move"].is_null() && shown["svg"].is_null());
+    // One result type, one key set: absent values are null, not missing keys.
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let same_keys = [
+        (
+            vec!["quantum", "converge", "--json", w],
+            vec![
+                "quantum",
+                "converge",
+                "--json",
+                "R R R * * * * * * * * * * * * * * * * *",
+            ],
+        ),
+        (
+            vec!["place", "--count", "--json", "R2B2"],
+            vec![
+                "place", "--count", "--sweep", "--json", "--shard", "0/2", "R2B2",
+            ],
+        ),
+        (
+            vec!["place", "--first", "--json", "R2B2"],
+            vec!["place", "--first", "--json", "K1R10"],
+        ),
+        (
+            vec!["show", "startpos", "--json"],
+            vec!["show", game.to_str().unwrap(), "--json", "--ply", "8"],
+        ),
+        (
+            vec!["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json"],
+            vec!["tsume", "8k/9/9/9/9/9/9/9/9 b G 1", "--json"],
+        ),
+    ];
+    for (a, b) in &same_keys {
+        let (x, y) = (&run(a)[0], &run(b)[0]);
+        assert_ne!(x, y, "{a:?} and {b:?} should be different answers");
+        assert_eq!(keys(x), keys(y), "{a:?} vs {b:?}");
+    }
     let qp = &run(&["quantum", "probabilities", "--json", w])[0];
     assert_eq!(qp["probabilities"][0]["R"], "1/3");
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Optional, Tuple
 
 from . import _native
@@ -19,18 +20,20 @@ def count(
     independent transfer-matrix sweep; one direction only). ``shard=(i, n)`` counts
     only the i-th (0-based) of n parts — top-level search branches or long-range
     layouts — and the parts' ``count`` and ``mirror_symmetric`` sum to the whole.
-    Returns ``{"count", "mirror_symmetric", "count_up_to_mirror" (unsharded only), …}``; the GIL is released.
+    Returns the object ``shogi-lab place --count --json`` prints (``PlaceCount``,
+    ``specs/schema/commands.md``): ``{"pieces", "directions", "method", "shard", "count",
+    "count_up_to_mirror" (None for a shard: merge count and mirror_symmetric first),
+    "mirror_symmetric", "nodes", "layouts", "states", "peak_states", "time_ms"}``, None
+    where a method has no such value; the GIL is released.
     """
-    d = _native.placement_count(pieces, both_directions, method, shard)
-    if shard is None:  # a shard's half-sum is not meaningful: merge count and mirror_symmetric first
-        d["count_up_to_mirror"] = (d["count"] + d["mirror_symmetric"]) // 2
-    return d
+    return json.loads(_native.placement_count(pieces, both_directions, method, shard))
 
 
 def first(
     pieces: str, both_directions: bool = False, node_limit: Optional[int] = None
 ) -> dict:
     """One placement (checked square by square) or a proof by exhaustive search that none
-    exists: ``{"result": "found" | "impossible" | "unknown", "sfen": str | None, "nodes": int}``."""
-    result, sfen, nodes = _native.placement_first(pieces, both_directions, node_limit)
-    return {"result": result, "sfen": sfen, "nodes": nodes}
+    exists: the object ``shogi-lab place --first --json`` prints (``PlaceFirst``):
+    ``{"pieces", "directions", "result": "found" | "impossible" | "unknown",
+    "sfen": str | None, "nodes": int, "time_ms": int}``."""
+    return json.loads(_native.placement_first(pieces, both_directions, node_limit))

@@ -7,6 +7,7 @@ A *world* is 20 piece domains, as on the command line: a string such as
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Dict, List, Sequence, Tuple, Union
 
@@ -21,9 +22,10 @@ def _text(world: World) -> str:
 
 def converge(world: World, engine: str = "counting") -> dict:
     """Converges ``world`` with one of the engines ``counting``, ``peel``, ``sat``,
-    ``enumeration``. Returns ``{"consistent": True, "world": [...], "used_up": "…"}``
-    or ``{"consistent": False, "conflict": [piece indices]}``."""
-    return _native.quantum_converge(_text(world), engine)
+    ``enumeration``. Returns the object ``shogi-lab quantum converge --json`` prints:
+    ``{"consistent": True, "world": [...], "used_up": "…", "conflict": None}`` or
+    ``{"consistent": False, "world": None, "used_up": None, "conflict": [piece indices]}``."""
+    return json.loads(_native.quantum_converge(_text(world), engine))
 
 
 def probabilities(world: World) -> Tuple[List[Dict[str, Fraction]], int]:

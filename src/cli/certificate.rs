@@ -3,6 +3,7 @@
 
 use super::{emit, Failure};
 use crate::certificate::{check_text, extract, write_jsonl};
+use crate::output::tsume::CertificateCheckOut;
 use crate::rules::{Move, Position};
 use crate::tsume::{load_problem, DefenderHand, SolveResult, Solver};
 use std::path::Path;
@@ -37,9 +38,13 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
         Ok(c) => {
             let ms = t.elapsed().as_secs_f64() * 1e3;
             if a.json {
-                emit(
-                    serde_json::json!({"valid": true, "result": c.result, "plies": c.plies, "nodes": c.nodes, "time_ms": ms as u64}),
-                );
+                emit(crate::output::to_line(&CertificateCheckOut {
+                    valid: true,
+                    result: c.result.clone(),
+                    plies: c.plies,
+                    nodes: c.nodes,
+                    time_ms: crate::output::millis(t.elapsed()),
+                }));
             } else {
                 emit(format!(
                     "valid: {}{} ({} nodes, {:.1} ms)",

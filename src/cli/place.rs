@@ -1,4 +1,6 @@
 use super::Failure;
+use crate::output::placement::{direction_name, PlaceCount, PlaceFirst, PlaceListed};
+use crate::output::{millis, to_line};
 use crate::placement::{check_placement, Directions, First, PieceSet, Placement, Problem};
 use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,7 +38,7 @@ pub struct PlaceArgs {
     /// sum to the whole count.
     #[arg(long, requires = "count", value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// JSON output (one object; with --all one object per line).
+    /// JSON output (one object, `specs/schema/commands.md`; with --all one `{"index","sfen"}` a line).
     #[arg(long)]
     pub json: bool,
 }
@@ -62,7 +64,6 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     let p = Problem::new(set, dirs);
     let t = Instant::now();
     let shard = a.shard.unwrap_or(Shard::WHOLE);
-    let shard_json = a.shard.map(|s| s.to_string());
     let shard_text = a.shard.map_or(String::new(), |s| format!(", shard {s}"));
     if a.count && a.sweep {
         let bar = ProgressBar::new(1);
@@ -79,13 +80,12 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
         bar.finish_and_clear();
         let secs = t.elapsed().as_secs_f64();
         if a.json {
-            super::emit(serde_json::json!({
-                "pieces": set.to_string(), "directions": dir_name, "method": "sweep",
-                "count": c.count, "count_up_to_mirror": c.up_to_mirror(),
-                "mirror_symmetric": c.symmetric, "layouts": c.layouts, "states": c.states,
-                "peak_states": c.peak_states, "time_ms": (secs * 1000.0).round() as u64,
-                "shard": shard_json,
-            }));
+            super::emit(to_line(&PlaceCount::sweep(
+                &set,
+                a.shard,
+                &c,
+                millis(t.elapsed()),
+            )));
         } else {
             super::emit(format!(
                 "pieces {set} ({dir_name} direction, sweep{shard_text})"
@@ -115,12 +115,13 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
         bar.finish_and_clear();
         let secs = t.elapsed().as_secs_f64();
         if a.json {
-            super::emit(serde_json::json!({
-                "pieces": set.to_string(), "directions": dir_name, "count": c.count,
-                "count_up_to_mirror": c.up_to_mirror(), "mirror_symmetric": c.symmetric,
-                "nodes": c.nodes, "time_ms": (secs * 1000.0).round() as u64,
-                "shard": shard_json,
-            }));
+            super::emit(to_line(&PlaceCount::search(
+                &set,
+                dirs,
+                a.shard,
+                &c,
+                millis(t.elapsed()),
+            )));
         } else {
             super::emit(format!("pieces {set} ({dir_name} directions{shard_text})"));
             super::emit(format!("count {}", c.count));
@@ -141,7 +142,10 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
             }
             n += 1;
             if a.json {
-                super::emit(serde_json::json!({ "index": n, "sfen": b.sfen() }));
+                super::emit(to_line(&PlaceListed {
+                    index: n,
+                    sfen: b.sfen(),
+                }));
             } else {
                 super::emit(format!("#{n} {}", b.sfen()));
                 super::emit(b.diagram());
@@ -170,9 +174,13 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
         First::Unknown => ("unknown", None),
     };
     if a.json {
-        super::emit(serde_json::json!({
-            "pieces": set.to_string(), "directions": dir_name, "result": result, "sfen": sfen,
-            "nodes": nodes, "time_ms": (secs * 1000.0).round() as u64,
+        super::emit(to_line(&PlaceFirst {
+            pieces: set.to_string(),
+            directions: direction_name(dirs),
+            result,
+            sfen,
+            nodes,
+            time_ms: millis(t.elapsed()),
         }));
     } else {
         match &answer {

@@ -4,7 +4,7 @@ mod certified;
 pub(crate) mod game;
 
 use super::{emit, Failure};
-use crate::output::quantum::{tokens, ConflictOut, ConvergeOut, ObserveOut, ProbabilitiesOut};
+use crate::output::quantum::{tokens, ConvergeOut, ObserveOut, ProbabilitiesOut};
 use crate::quantum::enumeration::{render_table, Diagram};
 use crate::quantum::{engine_by_name, Converged, World, PIECES};
 use rand::SeedableRng;
@@ -94,11 +94,7 @@ fn read_world(tokens: &[String]) -> Result<World, Failure> {
 
 fn print_converged(c: &Converged, json: bool) {
     if json {
-        emit(to_json(&ConvergeOut {
-            consistent: true,
-            world: tokens(&c.world),
-            used_up: c.used_up.to_string(),
-        }));
+        emit(to_json(&ConvergeOut::new(&Ok(c.clone()))));
     } else {
         emit("consistent");
         emit(format!("world:   {}", c.world));
@@ -134,10 +130,7 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
             }
             match answer {
                 Ok(c) => print_converged(&c, json),
-                Err(c) if json => emit(to_json(&ConflictOut {
-                    consistent: false,
-                    conflict: c.conflict.clone(),
-                })),
+                Err(_) if json => emit(to_json(&ConvergeOut::new(&answer))),
                 Err(c) => {
                     let doms: Vec<String> = c
                         .conflict

@@ -17,6 +17,7 @@ pub mod diff;
 pub mod experiments;
 pub mod game;
 pub mod gen;
+pub mod placement;
 pub mod quantum;
 pub mod rules;
 pub mod show;

@@ -1,28 +1,55 @@
 //! `quantum … --json`: converge, probabilities, observe, replay, play, perft.
 
+use crate::quantum::certify::Certificate;
 use crate::quantum::enumeration::Diagram;
-use crate::quantum::{Kind, World, PIECES};
+use crate::quantum::{Contradiction, Converged, Kind, World, PIECES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// `quantum converge --json`, consistent world.
-#[derive(Debug, Clone, Serialize)]
+/// `quantum converge --json` (and the Python `quantum.converge`): the converged world,
+/// or the conflicting pieces of a contradictory one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConvergeOut {
-    /// `true`.
+    /// Whether some assignment of kinds respects every domain.
     pub consistent: bool,
-    /// The 20 converged domains (kind letters).
-    pub world: Vec<String>,
-    /// Kinds used up (使い切り), `-` when none.
-    pub used_up: String,
+    /// The 20 converged domains (kind letters); `null` when contradictory.
+    pub world: Option<Vec<String>>,
+    /// Kinds used up (使い切り), `-` when none; `null` when contradictory.
+    pub used_up: Option<String>,
+    /// A minimal set of pieces whose domains cannot all hold; `null` when consistent.
+    pub conflict: Option<Vec<usize>>,
 }
 
-/// `quantum converge --json`, contradictory world.
+impl ConvergeOut {
+    /// From an engine's answer.
+    pub fn new(answer: &Result<Converged, Contradiction>) -> ConvergeOut {
+        match answer {
+            Ok(c) => ConvergeOut {
+                consistent: true,
+                world: Some(tokens(&c.world)),
+                used_up: Some(c.used_up.to_string()),
+                conflict: None,
+            },
+            Err(c) => ConvergeOut {
+                consistent: false,
+                world: None,
+                used_up: None,
+                conflict: Some(c.conflict.clone()),
+            },
+        }
+    }
+}
+
+/// `quantum converge --certify --json`: the answer, its certificate, and the checker's verdict.
 #[derive(Debug, Clone, Serialize)]
-pub struct ConflictOut {
-    /// `false`.
-    pub consistent: bool,
-    /// A minimal set of pieces whose domains cannot all hold.
-    pub conflict: Vec<usize>,
+pub struct CertifiedOut {
+    /// The engine's answer.
+    #[serde(flatten)]
+    pub answer: ConvergeOut,
+    /// Witness assignments and Hall violators (`quantum::certify`).
+    pub certificate: Certificate,
+    /// The certificate passed the checker (always `true`: a failed check is exit 3).
+    pub checked: bool,
 }
 
 /// `quantum probabilities --json`: every value keyed by kind letter.
@@ -150,4 +177,7 @@ pub struct QuantumPerftOut {
     pub time_ms: u64,
     /// The convergence engine.
     pub engine: &'static str,
+    /// `I/N` when only part I of N of the root moves was counted (the parts sum);
+    /// `null` for the whole count.
+    pub shard: Option<String>,
 }

@@ -31,3 +31,19 @@ pub struct TsumeOut {
     /// For `result: error`: why the problem could not be read.
     pub error: Option<String>,
 }
+
+/// `check-certificate --json` for a valid certificate (an invalid one is exit 1 with
+/// one line on stderr naming the first failing node).
+#[derive(Debug, Clone, Serialize)]
+pub struct CertificateCheckOut {
+    /// `true`.
+    pub valid: bool,
+    /// `mate` or `nomate`.
+    pub result: String,
+    /// For a mate: the longest path of the proof graph (plies); `null` for a no-mate.
+    pub plies: Option<u32>,
+    /// Nodes of the certificate.
+    pub nodes: usize,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+}

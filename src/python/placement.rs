@@ -1,10 +1,12 @@
 //! `shogi_lab.placement.count` / `first` (利かずの駒並べ).
 
 use super::input_error;
+use crate::output::placement::{direction_name, PlaceCount, PlaceFirst};
+use crate::output::{millis, to_line};
 use crate::placement::{check_placement, sweep_count_shard, Directions, First, PieceSet, Problem};
 use crate::shard::Shard;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use std::time::Instant;
 
 fn problem(pieces: &str, both_directions: bool) -> PyResult<Problem> {
     let set = PieceSet::parse(pieces)
@@ -17,52 +19,46 @@ fn problem(pieces: &str, both_directions: bool) -> PyResult<Problem> {
     Ok(Problem::new(set, dirs))
 }
 
-/// Counts placements (the CLI's `place --count [--sweep] [--shard I/N] --json` fields).
+/// Counts placements: the JSON object of `place --count [--sweep] [--shard I/N] --json`
+/// ([`PlaceCount`], one struct for both), as text (the Python wrapper parses it).
 #[pyfunction]
 #[pyo3(signature = (pieces, both_directions=false, method="search", shard=None))]
-pub fn placement_count<'py>(
-    py: Python<'py>,
+pub fn placement_count(
+    py: Python<'_>,
     pieces: &str,
     both_directions: bool,
     method: &str,
     shard: Option<(u64, u64)>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<String> {
     let p = problem(pieces, both_directions)?;
     let shard = match shard {
-        Some((i, n)) => Shard::new(i, n).map_err(input_error)?,
-        None => Shard::WHOLE,
+        Some((i, n)) => Some(Shard::new(i, n).map_err(input_error)?),
+        None => None,
     };
-    let d = PyDict::new_bound(py);
-    d.set_item("pieces", p.set.to_string())?;
-    d.set_item("directions", if both_directions { "two" } else { "one" })?;
-    d.set_item("method", method)?;
-    d.set_item("shard", (shard.index(), shard.count()))?;
-    match method {
+    let part = shard.unwrap_or(Shard::WHOLE);
+    let t = Instant::now();
+    let out = match method {
         "search" => {
-            let c = py.allow_threads(|| p.count_shard(shard, &|_, _| {}));
-            d.set_item("count", c.count)?;
-            d.set_item("mirror_symmetric", c.symmetric)?;
-            d.set_item("nodes", c.nodes)?;
+            let c = py.allow_threads(|| p.count_shard(part, &|_, _| {}));
+            PlaceCount::search(&p.set, p.dirs, shard, &c, millis(t.elapsed()))
         }
         "sweep" => {
             let c = py
-                .allow_threads(|| sweep_count_shard(&p, shard, &|_, _| {}))
+                .allow_threads(|| sweep_count_shard(&p, part, &|_, _| {}))
                 .map_err(input_error)?;
-            d.set_item("count", c.count)?;
-            d.set_item("mirror_symmetric", c.symmetric)?;
-            d.set_item("layouts", c.layouts)?;
-            d.set_item("states", c.states)?;
+            PlaceCount::sweep(&p.set, shard, &c, millis(t.elapsed()))
         }
         other => {
             return Err(input_error(format!(
                 "bad method {other:?}: expected \"search\" or \"sweep\""
             )))
         }
-    }
-    Ok(d)
+    };
+    Ok(to_line(&out))
 }
 
-/// One placement or a proof that none exists: `(result, sfen or None, nodes)`.
+/// One placement or a proof that none exists: the JSON object of `place --first --json`
+/// ([`PlaceFirst`]), as text.
 #[pyfunction]
 #[pyo3(signature = (pieces, both_directions=false, node_limit=None))]
 pub fn placement_first(
@@ -70,10 +66,11 @@ pub fn placement_first(
     pieces: &str,
     both_directions: bool,
     node_limit: Option<u64>,
-) -> PyResult<(&'static str, Option<String>, u64)> {
+) -> PyResult<String> {
     let p = problem(pieces, both_directions)?;
+    let t = Instant::now();
     let (answer, nodes) = py.allow_threads(|| p.first(node_limit));
-    Ok(match answer {
+    let (result, sfen) = match answer {
         First::Found(b) => {
             check_placement(&p, &b).map_err(|e| {
                 pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -81,9 +78,17 @@ pub fn placement_first(
                     b.sfen()
                 ))
             })?;
-            ("found", Some(b.sfen()), nodes)
+            ("found", Some(b.sfen()))
         }
-        First::Impossible => ("impossible", None, nodes),
-        First::Unknown => ("unknown", None, nodes),
-    })
+        First::Impossible => ("impossible", None),
+        First::Unknown => ("unknown", None),
+    };
+    Ok(to_line(&PlaceFirst {
+        pieces: p.set.to_string(),
+        directions: direction_name(p.dirs),
+        result,
+        sfen,
+        nodes,
+        time_ms: millis(t.elapsed()),
+    }))
 }

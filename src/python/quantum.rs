@@ -1,6 +1,7 @@
 //! `shogi_lab.quantum`: convergence, exact probabilities, observation, perft.
 
 use super::input_error;
+use crate::output::quantum::ConvergeOut;
 use crate::quantum::enumeration::Diagram;
 use crate::quantum::game::{EngineKind, QuantumPosition, Variant};
 use crate::quantum::{engine_by_name, Converged, Kind, KindSet, World, PIECES};
@@ -18,15 +19,11 @@ fn tokens(w: &World) -> Vec<String> {
     w.0.iter().map(KindSet::to_string).collect()
 }
 
-/// Converges a world: `{"consistent": True, "world": [...], "used_up": "…"}` or
-/// `{"consistent": False, "conflict": [piece indices]}` (the CLI's JSON).
+/// Converges a world: the JSON object of `quantum converge --json` ([`ConvergeOut`]) as
+/// text — `{"consistent", "world", "used_up", "conflict"}`, `null` where absent.
 #[pyfunction]
 #[pyo3(signature = (world_text, engine="counting"))]
-pub fn quantum_converge<'py>(
-    py: Python<'py>,
-    world_text: &str,
-    engine: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn quantum_converge(py: Python<'_>, world_text: &str, engine: &str) -> PyResult<String> {
     let w = world(world_text)?;
     if !["counting", "peel", "sat", "enumeration"].contains(&engine) {
         return Err(input_error(format!(
@@ -35,19 +32,7 @@ pub fn quantum_converge<'py>(
     }
     let e = engine_by_name(engine).ok_or_else(|| input_error(format!("no engine {engine}")))?;
     let r = py.allow_threads(|| e.converge(&w));
-    let d = PyDict::new_bound(py);
-    match r {
-        Ok(c) => {
-            d.set_item("consistent", true)?;
-            d.set_item("world", tokens(&c.world))?;
-            d.set_item("used_up", c.used_up.to_string())?;
-        }
-        Err(c) => {
-            d.set_item("consistent", false)?;
-            d.set_item("conflict", c.conflict.clone())?;
-        }
-    }
-    Ok(d)
+    Ok(crate::output::to_line(&ConvergeOut::new(&r)))
 }
 
 /// `(kinds, counts, total)`: for each piece the number of worlds where it is

@@ -183,9 +183,11 @@ def test_placement_matches_the_cli(cli):
         args = ["place", "--count", pieces] + (["--both-directions"] if both else [])
         want = cli.json(*args)[0]
         got = placement.count(pieces, both_directions=both)
+        assert got.keys() == want.keys()  # the same PlaceCount object as the CLI's
         for k in ["count", "mirror_symmetric", "count_up_to_mirror", "nodes"]:
             assert got[k] == want[k], (pieces, k)
         shards = [placement.count(pieces, both_directions=both, shard=(i, 4)) for i in range(4)]
+        assert all(s["count_up_to_mirror"] is None and s["shard"] == f"{i}/4" for i, s in enumerate(shards))
         assert sum(s["count"] for s in shards) == want["count"]
         assert sum(s["mirror_symmetric"] for s in shards) == want["mirror_symmetric"]
     want = cli.json("place", "--count", "--sweep", "RBG")[0]
@@ -197,6 +199,7 @@ def test_placement_matches_the_cli(cli):
         args = ["place", "--first", pieces] + (["--both-directions"] if both else [])
         want = cli.json(*args)[0]
         got = placement.first(pieces, both_directions=both)
+        assert got.keys() == want.keys()
         # The two-directional search runs in parallel, so which board it finds first varies;
         # every board is re-checked square by square inside the binding before it is returned.
         assert got["result"] == want["result"]

@@ -1,6 +1,7 @@
 //! `quantum converge --certify`: the engine's answer, its certificate and the checker's verdict.
 
 use super::super::{emit, Failure};
+use crate::output::quantum::{CertifiedOut, ConvergeOut};
 use crate::quantum::certify::{certify, check, Certificate};
 use crate::quantum::{Contradiction, Converged, World};
 
@@ -26,17 +27,11 @@ pub fn print(
         }
     }
     if json {
-        let mut v = match answer {
-            Ok(c) => serde_json::json!({
-                "consistent": true,
-                "world": c.world,
-                "used_up": c.used_up.to_string(),
-            }),
-            Err(c) => serde_json::json!({"consistent": false, "conflict": c.conflict}),
-        };
-        v["certificate"] = serde_json::to_value(&cert).map_err(Failure::internal)?;
-        v["checked"] = true.into();
-        emit(v.to_string());
+        emit(crate::output::to_line(&CertifiedOut {
+            answer: ConvergeOut::new(answer),
+            certificate: cert,
+            checked: true,
+        }));
         return Ok(());
     }
     match &cert {

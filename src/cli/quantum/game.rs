@@ -115,7 +115,7 @@ pub struct PerftArgs {
     /// Convergence engine.
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
     pub engine: GameEngine,
-    /// One JSON object: `depth`, `nodes`, `time_ms`, `engine`.
+    /// One JSON object: `depth`, `nodes`, `time_ms`, `engine`, `shard`.
     #[arg(long)]
     pub json: bool,
     /// Count only the sequences under part I of N (0-based) of the root moves;
@@ -452,6 +452,7 @@ pub fn perft(a: PerftArgs) -> Result<(), Failure> {
             nodes: n,
             time_ms: crate::output::millis(t.elapsed()),
             engine: a.engine.kind().name(),
+            shard: a.shard.map(|s| s.to_string()),
         }));
         return Ok(());
     }
