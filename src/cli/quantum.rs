@@ -94,7 +94,7 @@ fn read_world(tokens: &[String]) -> Result<World, Failure> {
 
 fn print_converged(c: &Converged, json: bool) {
     if json {
-        emit(to_json(&ConvergeOut::new(&Ok(c.clone()))));
+        emit(to_json(&ConvergeOut::new(&Ok(*c))));
     } else {
         emit("consistent");
         emit(format!("world:   {}", c.world));
