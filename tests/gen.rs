@@ -284,3 +284,87 @@ fn records_read_back_in_every_format() {
         }
     }
 }
+
+/// `gen … --shard I/N` for every N: the parts concatenated in order are the unsharded
+/// output, byte for byte (counts that N does not divide, and more parts than vectors).
+#[test]
+fn shards_concatenate_to_the_single_run() {
+    let raw = |args: &[&str]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .arg("gen")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let runs: [(&[&str], usize); 6] = [
+        (
+            &["positions", "--count", "23", "--seed", "7", "--depth", "1"],
+            23,
+        ),
+        (&["tsume", "--count", "7", "--plies", "3", "--seed", "7"], 7),
+        (&["quantum", "--count", "23", "--seed", "7"], 23),
+        (
+            &["records", "--count", "11", "--seed", "7", "--to", "usi"],
+            11,
+        ),
+        (
+            &["records", "--count", "5", "--seed", "7", "--to", "kif"],
+            5,
+        ),
+        (
+            &["positions", "--count", "2", "--seed", "7", "--depth", "1"],
+            2,
+        ),
+    ];
+    for (args, count) in runs {
+        let whole = raw(args);
+        assert_eq!(whole.lines().count(), count, "{args:?}");
+        for n in [1usize, 2, 3, 4] {
+            let mut joined = String::new();
+            for i in 0..n {
+                let s = format!("{i}/{n}");
+                let mut a = args.to_vec();
+                a.extend(["--shard", &s]);
+                let part = raw(&a);
+                // Contiguous blocks whose sizes differ by at most one.
+                let size = part.lines().count();
+                assert!(size == count / n || size == count / n + 1, "{a:?}: {size}");
+                joined.push_str(&part);
+            }
+            assert_eq!(joined, whole, "{args:?} in {n} shards");
+        }
+    }
+    // Bad shards are refused with exit 2.
+    for bad in ["3/3", "1", "a/2"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .args(["gen", "quantum", "--count", "3", "--shard", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+    // A vector that finds no mate within its candidates is left out, with exit 1.
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args([
+            "gen",
+            "tsume",
+            "--count",
+            "2",
+            "--plies",
+            "41",
+            "--max-candidates",
+            "3",
+            "--nodes",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 of 2 vectors"));
+}

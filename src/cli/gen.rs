@@ -3,6 +3,7 @@
 
 use super::Failure;
 use crate::output;
+use crate::shard::Shard;
 use crate::testdata::gen::{self, RecordFormat, TsumeOptions};
 
 /// Arguments of `shogi-lab gen`.
@@ -22,6 +23,16 @@ pub struct Common {
     /// Seed: the same seed gives the same vectors.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Emit only part I of N (0-based) of the COUNT vectors: the I-th contiguous block,
+    /// so the N parts concatenated in order are the unsharded output.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+}
+
+impl Common {
+    fn shard(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
 }
 
 /// The generators.
@@ -45,8 +56,8 @@ pub enum GenCommand {
         /// Solver nodes per candidate position.
         #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
-        /// Stop after this many candidate positions (exit 1 if fewer than --count were found).
-        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Give up a vector after this many candidate positions (it is left out; exit 1).
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
         max_candidates: u64,
     },
     /// Quantum shogi worlds from random observation histories (specs/schema/gen-quantum.md).
@@ -68,9 +79,13 @@ pub enum GenCommand {
 pub fn run(a: GenArgs) -> Result<(), Failure> {
     match a.what {
         GenCommand::Positions { common, depth } => {
-            gen::positions(common.count as usize, common.seed, depth, |v| {
-                super::emit(output::to_line(&v))
-            });
+            gen::positions(
+                common.count as usize,
+                common.seed,
+                depth,
+                common.shard(),
+                |v| super::emit(output::to_line(&v)),
+            );
             Ok(())
         }
         GenCommand::Tsume {
@@ -89,30 +104,33 @@ pub fn run(a: GenArgs) -> Result<(), Failure> {
                 nodes,
                 max_candidates,
             };
-            let want = common.count as usize;
+            let count = common.count as usize;
+            let shard = common.shard();
             // The solver recurses per ply: give it a deep stack, as tsume::solve does.
-            let found = std::thread::Builder::new()
+            let missing = std::thread::Builder::new()
                 .stack_size(256 << 20)
                 .spawn(move || {
-                    let mut found = 0;
-                    gen::tsume(want, common.seed, o, |v| {
-                        found += 1;
-                        super::emit(output::to_line(&v))
+                    let mut missing = Vec::new();
+                    gen::tsume(count, common.seed, o, shard, |i, v| match v {
+                        Some(v) => super::emit(output::to_line(&v)),
+                        None => missing.push(i),
                     });
-                    found
+                    missing
                 })
                 .map_err(Failure::internal)?
                 .join()
                 .map_err(|_| Failure::internal("the generator thread panicked"))?;
-            if found < want {
+            if let Some(first) = missing.first() {
                 return Err(Failure::no_answer(format!(
-                    "found {found} of {want} mates of {plies} plies in {max_candidates} candidate positions"
+                    "{} of {} vectors (the first: vector {first}) found no mate of exactly {plies} plies in {max_candidates} candidate positions",
+                    missing.len(),
+                    shard.items(count).len()
                 )));
             }
             Ok(())
         }
         GenCommand::Quantum { common } => {
-            gen::quantum(common.count as usize, common.seed, |v| {
+            gen::quantum(common.count as usize, common.seed, common.shard(), |v| {
                 super::emit(output::to_line(&v))
             });
             Ok(())
@@ -125,9 +143,13 @@ pub fn run(a: GenArgs) -> Result<(), Failure> {
                 "jkf" => RecordFormat::Jkf,
                 _ => RecordFormat::Usi,
             };
-            gen::records(common.count as usize, common.seed, format, |v| {
-                super::emit(output::to_line(&v))
-            });
+            gen::records(
+                common.count as usize,
+                common.seed,
+                format,
+                common.shard(),
+                |v| super::emit(output::to_line(&v)),
+            );
             Ok(())
         }
     }

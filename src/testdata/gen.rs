@@ -1,12 +1,25 @@
 //! The generators behind `shogi-lab gen`: seeded, reproducible test vectors.
 //! Each takes a seed and calls `emit` once per vector; the same arguments give
 //! the same vectors on every machine (ChaCha8 from `seed_from_u64`).
+//!
+//! Shards (`--shard I/N`, [`Shard::items`]): part I emits the I-th contiguous block of
+//! the `count` vectors, so the N parts concatenated in order are the unsharded
+//! output, byte for byte. What a part skips depends on the generator:
+//! - `positions` draws every vector from one stream (the positions are distinct
+//!   across the whole output), so a part replays the cheap walks before its block
+//!   and describes (legal moves, perft) only its own vectors;
+//! - `quantum` draws each vector's observations from one stream without looking at
+//!   the worlds, so a part draws the earlier vectors' observations and converges
+//!   only its own;
+//! - `tsume` and `records` give vector `i` its own ChaCha8 stream (`set_stream(i)`),
+//!   so a part computes only its own vectors.
 
 use super::walk::{random_move, random_walk, start};
 use crate::notation::sfen::write_sfen;
 use crate::output::gen::{GenPosition, GenQuantum, GenRecord, GenTsume};
 use crate::quantum::{self, Observation, World};
 use crate::rules::{perft, Game, Move, Position};
+use crate::shard::Shard;
 use crate::tsume::{Outcome as MateOutcome, Solver, SolverOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,8 +47,22 @@ pub fn describe_position(pos: &Position, depth: u32) -> GenPosition {
 
 /// `gen positions`: `count` distinct positions reached by random walks (quiet moves,
 /// checks, captures, drops and promotions mixed, [`super::walk`]), one taken every few
-/// plies, each described to perft depth `depth`.
-pub fn positions(count: usize, seed: u64, depth: u32, mut emit: impl FnMut(GenPosition)) {
+/// plies, each described to perft depth `depth`; only `shard`'s block is described and
+/// emitted (the walks before it are replayed to find its positions).
+pub fn positions(
+    count: usize,
+    seed: u64,
+    depth: u32,
+    shard: Shard,
+    mut emit: impl FnMut(GenPosition),
+) {
+    let mine = shard.items(count);
+    let count = mine.end;
+    let mut emit = |n: usize, pos: &Position| {
+        if mine.contains(&n) {
+            emit(describe_position(pos, depth));
+        }
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut n = 0;
@@ -50,7 +77,7 @@ pub fn positions(count: usize, seed: u64, depth: u32, mut emit: impl FnMut(GenPo
             }
             // Take about one position in four, so a walk gives varied game stages.
             if rng.gen_bool(0.25) && seen.insert(identity(&pos)) {
-                emit(describe_position(&pos, depth));
+                emit(n, &pos);
                 n += 1;
             }
             match random_move(&pos, &mut rng) {
@@ -58,7 +85,7 @@ pub fn positions(count: usize, seed: u64, depth: u32, mut emit: impl FnMut(GenPo
                 None => {
                     // Mate or no legal move: a vector too.
                     if n < count && seen.insert(identity(&pos)) {
-                        emit(describe_position(&pos, depth));
+                        emit(n, &pos);
                         n += 1;
                     }
                     break;
@@ -75,18 +102,34 @@ pub struct TsumeOptions {
     pub plies: u16,
     /// Solver nodes per candidate position.
     pub nodes: u64,
-    /// Give up after this many candidate positions.
+    /// Give up a vector after this many candidate positions.
     pub max_candidates: u64,
 }
 
-/// `gen tsume`: positions from random walks whose proven-shortest mate (攻方最短・玉方最長,
-/// `specs/tsume.md`) is exactly `plies` long. Each candidate (a walk position where the
-/// side to move has a check) is solved with `shortest: true`, `max_plies: plies` and a
-/// node limit; it is kept only if the result is a mate, `shortest == Some(true)` and the
-/// line has `plies` moves — the line was replayed by the independent checker inside the
-/// solver. Returns the number of candidates tried.
-pub fn tsume(count: usize, seed: u64, o: TsumeOptions, mut emit: impl FnMut(GenTsume)) -> u64 {
+/// The ChaCha8 stream of vector `i` (the generators whose vectors are independent).
+fn vector_rng(seed: u64, i: usize) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(i as u64);
+    rng
+}
+
+/// `gen tsume`: vector `i` (of `count`, the ones in `shard`'s block) is the first
+/// candidate of its own random walks (stream `i`, [`vector_rng`]; walk `w` of it starts
+/// from `start(i + w)`) whose proven-shortest mate (攻方最短・玉方最長, `specs/tsume.md`)
+/// is exactly `plies` long. A candidate is a walk position where the side to move has a
+/// check, not tried before in this vector; each is solved with `shortest: true`,
+/// `max_plies: plies` and a node limit, and kept only if the result is a mate,
+/// `shortest == Some(true)` and the line has `plies` moves — the line was replayed by
+/// the independent checker inside the solver. A vector with no such candidate among
+/// `max_candidates` is skipped (`None` to `emit`, so the caller knows which).
+/// Returns the number of candidates tried.
+pub fn tsume(
+    count: usize,
+    seed: u64,
+    o: TsumeOptions,
+    shard: Shard,
+    mut emit: impl FnMut(usize, Option<GenTsume>),
+) -> u64 {
     let opts = SolverOptions {
         shortest: true,
         nodes: Some(o.nodes),
@@ -95,41 +138,47 @@ pub fn tsume(count: usize, seed: u64, o: TsumeOptions, mut emit: impl FnMut(GenT
         ..SolverOptions::default()
     };
     let mut solver: Solver<Position> = Solver::new(opts);
-    let mut seen = HashSet::new();
-    let mut n = 0;
     let mut tried = 0;
-    let mut walk = 0;
-    while n < count && tried < o.max_candidates {
-        let s = start(walk);
-        walk += 1;
-        let plies = rng.gen_range(20..200);
-        let moves = random_walk(&s, plies, &mut rng);
-        let mut pos = s;
-        for &m in &moves {
-            pos.play_unchecked(m);
-            if n >= count || tried >= o.max_candidates {
-                break;
-            }
-            let has_check = pos.legal_moves().iter().any(|&c| pos.gives_check(c));
-            if !has_check || !seen.insert(identity(&pos)) {
-                continue;
-            }
-            tried += 1;
-            let root = Position::from_setup(pos.to_setup(), pos.rules()).expect("legal");
-            let r = solver.solve(&root);
-            if r.outcome == MateOutcome::Mate
-                && r.shortest == Some(true)
-                && r.line.len() == o.plies as usize
-            {
-                emit(GenTsume {
-                    sfen: write_sfen(&root),
-                    plies: r.line.len(),
-                    usi: r.line_usi(),
-                    nodes: r.stats.nodes,
-                });
-                n += 1;
+    for i in shard.items(count) {
+        let mut rng = vector_rng(seed, i);
+        let mut seen = HashSet::new();
+        let mut mine = 0;
+        let mut found = None;
+        let mut walk = 0;
+        'walks: while mine < o.max_candidates {
+            let s = start(i + walk);
+            walk += 1;
+            let plies = rng.gen_range(20..200);
+            let moves = random_walk(&s, plies, &mut rng);
+            let mut pos = s;
+            for &m in &moves {
+                pos.play_unchecked(m);
+                if mine >= o.max_candidates {
+                    break 'walks;
+                }
+                let has_check = pos.legal_moves().iter().any(|&c| pos.gives_check(c));
+                if !has_check || !seen.insert(identity(&pos)) {
+                    continue;
+                }
+                mine += 1;
+                let root = Position::from_setup(pos.to_setup(), pos.rules()).expect("legal");
+                let r = solver.solve(&root);
+                if r.outcome == MateOutcome::Mate
+                    && r.shortest == Some(true)
+                    && r.line.len() == o.plies as usize
+                {
+                    found = Some(GenTsume {
+                        sfen: write_sfen(&root),
+                        plies: r.line.len(),
+                        usi: r.line_usi(),
+                        nodes: r.stats.nodes,
+                    });
+                    break 'walks;
+                }
             }
         }
+        tried += mine;
+        emit(i, found);
     }
     tried
 }
@@ -156,12 +205,21 @@ fn random_observation(rng: &mut ChaCha8Rng) -> Observation {
 /// `gen quantum`: worlds of one side's 20 pieces from random observation histories
 /// (1–40 observations; one that would contradict the world is skipped, as the
 /// illegal move it stands for would be), converged by the counting engine, with the
-/// used-up kinds and the decision diagram's exact probabilities.
-pub fn quantum(count: usize, seed: u64, mut emit: impl FnMut(GenQuantum)) {
+/// used-up kinds and the decision diagram's exact probabilities. The draws do not depend
+/// on the worlds, so the vectors before `shard`'s block are drawn and not converged.
+pub fn quantum(count: usize, seed: u64, shard: Shard, mut emit: impl FnMut(GenQuantum)) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let engine = quantum::counting::SubsetPass;
-    for _ in 0..count {
+    let mine = shard.items(count);
+    for v in 0..mine.end {
         let steps = rng.gen_range(1..=40);
+        if !mine.contains(&v) {
+            for _ in 0..steps {
+                rng.gen_range(0..quantum::PIECES);
+                random_observation(&mut rng);
+            }
+            continue;
+        }
         let mut w = World::UNOBSERVED;
         let mut observed = [false; quantum::PIECES];
         let mut history = Vec::new();
@@ -231,11 +289,18 @@ impl RecordFormat {
 }
 
 /// `gen records`: random games (10–199 plies from the walk starts, ending early at mate
-/// or 千日手), written in `format`.
-pub fn records(count: usize, seed: u64, format: RecordFormat, mut emit: impl FnMut(GenRecord)) {
+/// or 千日手), written in `format`; game `i` draws from its own stream ([`vector_rng`]),
+/// and only `shard`'s block is played.
+pub fn records(
+    count: usize,
+    seed: u64,
+    format: RecordFormat,
+    shard: Shard,
+    mut emit: impl FnMut(GenRecord),
+) {
     use crate::notation::{csa, kif, record::Record};
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for i in 0..count {
+    for i in shard.items(count) {
+        let mut rng = vector_rng(seed, i);
         let s = start(i);
         let plies = rng.gen_range(10..200);
         let mut game = Game::new(s.clone());
