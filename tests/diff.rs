@@ -216,7 +216,64 @@ fn check_path(name: &str, m: &serde_json::Value) -> Position {
         shogi_lab::notation::sfen::write_sfen(&pos),
         m["sfen"].as_str().unwrap()
     );
+    check_one_minimal(name, m);
     pos
+}
+
+/// The shrink contract (specs/schema/diff.md): for a path of at most 160 plies, no
+/// legal path obtained by deleting an even-length block of consecutive moves or two
+/// moves of opposite sides reaches a position where the fixture is wrong. The
+/// candidates are enumerated here independently of the shrinker.
+fn check_one_minimal(name: &str, m: &serde_json::Value) {
+    let start = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let mut p = start.clone();
+    let path: Vec<Move> = m["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            let mv = resolve_usi_move(&p, u.as_str().unwrap()).unwrap();
+            p.play(mv).unwrap();
+            mv
+        })
+        .collect();
+    let n = path.len();
+    assert!(n <= 160, "{name}: {n} plies");
+    let wrong_at_end = |keep: &dyn Fn(usize) -> bool| -> bool {
+        let mut q = start.clone();
+        for (k, &mv) in path.iter().enumerate() {
+            if keep(k) && q.play(mv).is_err() {
+                return false; // not a legal path: not a candidate
+            }
+        }
+        let mut ours: Vec<String> = q.legal_moves().iter().map(|m| m.to_string()).collect();
+        let mut theirs: Vec<String> = fixture_moves(name, &q)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        ours.sort();
+        theirs.sort();
+        ours != theirs
+    };
+    let mut tried = 0;
+    for i in 0..n {
+        for len in (2..=n - i).step_by(2) {
+            tried += 1;
+            assert!(
+                !wrong_at_end(&|k| k < i || k >= i + len),
+                "{name}: deleting moves {i}..{} still shows the bug",
+                i + len
+            );
+        }
+        for j in (i + 1..n).step_by(2) {
+            tried += 1;
+            assert!(
+                !wrong_at_end(&|k| k != i && k != j),
+                "{name}: deleting moves {i} and {j} still shows the bug"
+            );
+        }
+    }
+    assert!(tried > 0 || n <= 1, "{name}");
 }
 
 fn no_uchifuzume_is_caught() {

@@ -23,6 +23,15 @@ pub struct DiffArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum DiffCommand {
     /// Legal moves: CMD reads one SFEN a line and prints its legal USI moves, space-separated, a line.
+    ///
+    /// On a mismatch (exit 1) the first disagreeing position is reported with a shrunk
+    /// move path from its walk's start. The shrunk path P is legal and ends at a
+    /// disagreement; no proper prefix of P disagrees; and, for P of at most 160 plies, no
+    /// legal path made from P by deleting a block of consecutive moves of even length or
+    /// two moves of opposite sides disagrees (longer P: blocks of 2, 4, 8, … moves). It is
+    /// locally minimal, not necessarily a shortest path from the start
+    /// (specs/schema/diff.md).
+    #[command(verbatim_doc_comment)]
     Moves(MovesArgs),
     /// perft: CMD reads `<depth> <SFEN>` a line and prints the count a line.
     Perft(PerftArgs),

@@ -7,11 +7,13 @@
 //! (an empty line when there are none); order does not matter.
 //!
 //! Shrinking (in the spirit of delta debugging, Zeller 2002): from the path to
-//! the first disagreement, every path obtained by deleting a block of 2, 4, 8, …
-//! consecutive moves or two moves of opposite sides (keeping the side to move), or by
-//! cutting the path short, is
-//! replayed; those that stay legal are asked in one batch, the shortest that still
-//! disagrees is kept, and this repeats until no shorter path disagrees.
+//! the first disagreement, every path obtained by cutting it short, by deleting a
+//! block of consecutive moves of even length (an odd block would hand the remaining
+//! moves to the other side), or by deleting two moves of opposite sides, is replayed;
+//! those that stay legal are asked in one batch, the shortest that still disagrees is
+//! kept, and this repeats until none disagrees. What the result guarantees is
+//! [`shrink`]'s contract; it is not a shortest path from the start (that would need a
+//! search over all move sequences).
 
 use super::engine::{EngineError, LineEngine};
 use super::walk::{random_walk, replay, start};
@@ -154,9 +156,10 @@ pub fn diff_moves(
     Ok(report)
 }
 
-/// The candidate paths one shrinking round tries: every prefix, every deletion of
-/// a block of 2, 4, 8, … consecutive moves, and every deletion of two moves, one of each
-/// side (paths up to [`PAIR_LIMIT`] plies).
+/// The candidate paths one shrinking round tries: every proper prefix; for paths up to
+/// [`PAIR_LIMIT`] plies every deletion of a block of consecutive moves of even length and
+/// every deletion of two moves of opposite sides (indices `i < j`, `j − i` odd), for
+/// longer paths every deletion of a block of 2, 4, 8, … moves.
 fn candidates(path: &[Move]) -> Vec<Vec<Move>> {
     let mut out: Vec<Vec<Move>> = (0..path.len()).map(|n| path[..n].to_vec()).collect();
     if path.len() <= PAIR_LIMIT {
@@ -179,16 +182,35 @@ fn candidates(path: &[Move]) -> Vec<Vec<Move>> {
             c.extend_from_slice(&path[i + block..]);
             out.push(c);
         }
-        block *= 2;
+        block = if path.len() <= PAIR_LIMIT {
+            block + 2
+        } else {
+            block * 2
+        };
     }
     out
 }
 
-/// Longest path whose two-move deletions are all tried (about `n²/4` candidates a round).
+/// Longest path whose even-block and two-move deletions are all tried (about `n²/2`
+/// candidates a round, asked in one batch).
 pub const PAIR_LIMIT: usize = 160;
 
-/// Shrinks a disagreeing path from `start`: returns the shortest disagreeing path found
-/// and the number of positions asked.
+/// Shrinks a disagreeing path from `start`: returns the shrunk path and the number of
+/// positions asked.
+///
+/// Contract (for a program whose answers depend only on the position asked): the
+/// returned path `P` is legal from `start`, the program disagrees with us at its end,
+/// and — asked in the last round — no path that is legal from `start` and obtained
+/// from `P` by
+/// 1. cutting it short (so `P`'s end is the first disagreement along `P`), or, when
+///    `P` has at most [`PAIR_LIMIT`] plies,
+/// 2. deleting any block of consecutive moves of even length, or
+/// 3. deleting two moves of opposite sides,
+///
+/// reaches a disagreement (1-minimal for these deletions; longer paths: blocks of
+/// 2, 4, 8, … only). Each round keeps the shortest disagreeing candidate. `P` need not
+/// be a shortest disagreeing path from `start`: paths that differ from it by other
+/// moves, or by deleting three or more scattered moves, are not tried.
 ///
 /// # Errors
 /// [`EngineError`] if the program fails.
