@@ -34,7 +34,7 @@ fn converge_json_shape_and_engines_agree() {
     assert_eq!(
         outs[0].trim(),
         format!(
-            "{{\"consistent\":true,\"world\":[{}],\"used_up\":\"RL\"}}",
+            "{{\"consistent\":true,\"world\":[{}],\"used_up\":\"RL\",\"conflict\":null}}",
             expect.join(",")
         )
     );
@@ -45,7 +45,10 @@ fn converge_contradiction_and_bad_input() {
     let (code, out, _) = run(&["quantum", "converge", "--json", &world("BR BK RK BRK")]);
     assert_eq!(
         (code, out.trim()),
-        (0, "{\"consistent\":false,\"conflict\":[0,1,2,3]}")
+        (
+            0,
+            "{\"consistent\":false,\"world\":null,\"used_up\":null,\"conflict\":[0,1,2,3]}"
+        )
     );
     let (code, out, _) = run(&["quantum", "converge", &world("R R")]);
     assert_eq!((code, out.trim()), (0, "contradiction: pieces 0:R 1:R"));
