@@ -14,7 +14,7 @@ fn room() -> Vec<shogitter::Entry> {
         "/specs/quantum/room-9168.json"
     ))
     .unwrap();
-    shogitter::parse(&text).unwrap()
+    shogitter::parse(&text).unwrap().entries
 }
 
 #[test]

@@ -38,6 +38,11 @@ pub struct PlaceArgs {
     /// sum to the whole count.
     #[arg(long, requires = "count", value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// With --sweep: memory limit in MiB for the layouts and DP states (default:
+    /// half the memory available when the count starts); past it the count stops
+    /// with exit 1.
+    #[arg(long, requires = "sweep", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub memory: Option<u64>,
     /// JSON output (one object, `specs/schema/commands.md`; with --all one `{"index","sfen"}` a line).
     #[arg(long)]
     pub json: bool,
@@ -72,11 +77,20 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 .expect("template")
                 .progress_chars("=> "),
         );
-        let c = crate::placement::sweep_count_shard(&p, shard, &|done, total| {
+        let limit = a
+            .memory
+            .map_or_else(crate::resources::default_memory_limit, |m| m << 20);
+        let c = crate::placement::sweep::sweep_count_limited(&p, shard, limit, &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         })
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(|e| match e {
+            crate::placement::SweepError::MemoryLimit { .. } => {
+                bar.finish_and_clear();
+                Failure::no_answer(e.to_string())
+            }
+            e => Failure::input(e.to_string()),
+        })?;
         bar.finish_and_clear();
         let secs = t.elapsed().as_secs_f64();
         if a.json {

@@ -5,7 +5,7 @@ use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::output::tsume::TsumeOut;
 use crate::tsume::problems::{read_problems, Problem};
-use crate::tsume::{load_problem, solve, DefenderHand, Outcome, SolverOptions};
+use crate::tsume::{load_problem, try_solve, DefenderHand, Outcome, SolverOptions};
 use std::time::Duration;
 
 /// Arguments of `shogi-lab tsume`.
@@ -184,7 +184,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         if a.show && !a.json {
             emit(pos.to_string());
         }
-        let r = solve(&pos, &opts);
+        let r = try_solve(&pos, &opts).map_err(|e| Failure::input(format!("--memory: {e}")))?;
         if r.outcome == Outcome::Unknown {
             unsolved += 1;
         }

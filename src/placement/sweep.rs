@@ -81,6 +81,93 @@ pub enum SweepError {
     /// The answer does not fit in 64 bits.
     #[error("the count exceeds 2^64")]
     Overflow,
+    /// The layouts and DP states would need more memory than the limit.
+    #[error("the sweep needs more than its memory limit of {limit_mib} MiB (long-range layouts and DP states; raise it with --memory, or count with the search)")]
+    MemoryLimit {
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
+}
+
+/// Bytes held by the sweep (the long-range layouts and every thread's DP maps),
+/// against a limit; a charge that would pass it fails and the whole count stops.
+#[derive(Debug)]
+struct Budget {
+    limit: u64,
+    used: AtomicU64,
+    exceeded: std::sync::atomic::AtomicBool,
+}
+
+impl Budget {
+    fn new(limit: u64) -> Budget {
+        Budget {
+            limit,
+            used: AtomicU64::new(0),
+            exceeded: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Takes `bytes` more; `false` (and the budget marked exceeded) if they do not fit.
+    fn charge(&self, bytes: u64) -> bool {
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            self.exceeded.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    fn release(&self, bytes: u64) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    fn exceeded(&self) -> bool {
+        self.exceeded.load(Ordering::Relaxed)
+    }
+
+    fn error(&self) -> SweepError {
+        SweepError::MemoryLimit {
+            limit_mib: self.limit >> 20,
+        }
+    }
+}
+
+/// What one thread's DP maps hold, kept charged to the [`Budget`] (released on drop).
+struct Held<'a> {
+    budget: &'a Budget,
+    bytes: u64,
+}
+
+impl Held<'_> {
+    /// Charges or releases the difference to `bytes`; `false` if the budget cannot give it.
+    fn set(&mut self, bytes: u64) -> bool {
+        if bytes > self.bytes {
+            if !self.budget.charge(bytes - self.bytes) {
+                return false;
+            }
+        } else {
+            self.budget.release(self.bytes - bytes);
+        }
+        self.bytes = bytes;
+        true
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.budget.release(self.bytes);
+    }
+}
+
+/// Bytes per unit of a DP map's `capacity()`: a `(u64, u128)` bucket and its
+/// control byte, with hashbrown's 7/8 load factor.
+const MAP_BYTES_PER_SLOT: u64 = (std::mem::size_of::<(u64, u128)>() as u64 + 1) * 8 / 7 + 1;
+
+/// Bytes one stored long-range layout holds: the struct, its piece list, and the
+/// list's doubling slack.
+fn layout_bytes(pieces: usize) -> u64 {
+    2 * (std::mem::size_of::<Layout>() + pieces * std::mem::size_of::<(Kind, Square)>()) as u64
 }
 
 /// Kinds laid out before the sweep (their attacks reach across the board).
@@ -96,7 +183,8 @@ fn is_long_range(kind: Kind) -> bool {
     LONG_RANGE.contains(&kind)
 }
 
-/// Counts every one-directional placement of `problem` by the sweep.
+/// Counts every one-directional placement of `problem` by the sweep, within
+/// [`crate::resources::default_memory_limit`].
 pub fn sweep_count(problem: &Problem) -> Result<SweepCount, SweepError> {
     sweep_count_with_progress(problem, &|_, _| {})
 }
@@ -112,9 +200,30 @@ pub fn sweep_count_with_progress(
 /// The part of [`sweep_count`] over the long-range layouts (in their
 /// deterministic order) that `shard` owns (round robin); the shards' counts
 /// sum to the whole count. Progress reports `(done, total)` of this shard's layouts.
+/// Memory: [`crate::resources::default_memory_limit`].
 pub fn sweep_count_shard(
     problem: &Problem,
     shard: Shard,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<SweepCount, SweepError> {
+    sweep_count_limited(
+        problem,
+        shard,
+        crate::resources::default_memory_limit(),
+        progress,
+    )
+}
+
+/// [`sweep_count_shard`] holding at most `memory_limit` bytes in layouts and DP
+/// states (an estimate from their sizes, kept as they grow).
+///
+/// # Errors
+/// [`SweepError::MemoryLimit`] as soon as the limit would be passed (the count stops);
+/// the other [`SweepError`]s.
+pub fn sweep_count_limited(
+    problem: &Problem,
+    shard: Shard,
+    memory_limit: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<SweepCount, SweepError> {
     if problem.dirs != Directions::One {
@@ -123,12 +232,9 @@ pub fn sweep_count_shard(
     let short = ShortKinds::of(&problem.set)?;
     let full = Grid::new(problem, false, &short);
     let folded = Grid::new(problem, true, &short);
-    let layouts: Vec<Layout> = long_range_layouts(problem)
-        .into_iter()
-        .enumerate()
-        .filter(|&(k, _)| shard.owns(k))
-        .map(|(_, layout)| layout)
-        .collect();
+    let budget = Budget::new(memory_limit);
+    let layouts: Vec<Layout> =
+        long_range_layouts(problem, shard, &budget).ok_or_else(|| budget.error())?;
     let region = problem.region();
     let done = AtomicU64::new(0);
     let total_layouts = layouts.len() as u64;
@@ -140,22 +246,22 @@ pub fn sweep_count_shard(
             let symmetric_layout = mirror == *layout;
             let mut out = (0u128, 0u128, 0u64, 0u64, 0u64);
             if symmetric_layout || layout.key() < mirror.key() {
-                let (n, stats) = full.count(layout, &short);
+                let (n, stats) = full.count(layout, &short, &budget).ok_or_else(|| budget.error())?;
                 out.0 = if symmetric_layout { n } else { 2 * n };
                 out.2 = 1;
                 out.3 += stats.0;
                 out.4 = out.4.max(stats.1);
             }
             if symmetric_layout {
-                let (n, stats) = folded.count(layout, &short);
+                let (n, stats) = folded.count(layout, &short, &budget).ok_or_else(|| budget.error())?;
                 out.1 = n;
                 out.3 += stats.0;
                 out.4 = out.4.max(stats.1);
             }
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total_layouts);
-            out
+            Ok(out)
         })
-        .collect();
+        .collect::<Result<_, SweepError>>()?;
     let mut total = SweepCount::default();
     let (mut count, mut symmetric) = (0u128, 0u128);
     for (c, s, l, st, peak) in results {
@@ -224,8 +330,9 @@ fn region_files(region: Bitboard) -> u8 {
 }
 
 /// Every mutually non-attacking layout of the long-range pieces whose
-/// remaining pieces (degraded to pawns and stones) still fit.
-fn long_range_layouts(problem: &Problem) -> Vec<Layout> {
+/// remaining pieces (degraded to pawns and stones) still fit, of those `shard`
+/// owns (round robin in enumeration order); `None` when they pass the budget.
+fn long_range_layouts(problem: &Problem, shard: Shard, budget: &Budget) -> Option<Vec<Layout>> {
     let region = problem.region();
     let groups: Vec<(Kind, u32)> = LONG_RANGE
         .iter()
@@ -245,6 +352,7 @@ fn long_range_layouts(problem: &Problem) -> Vec<Layout> {
         }
     }
     let mut out = Vec::new();
+    let mut seen = 0usize;
     let mut layout = Layout {
         occ: Bitboard::EMPTY,
         att: Bitboard::EMPTY,
@@ -259,17 +367,14 @@ fn long_range_layouts(problem: &Problem) -> Vec<Layout> {
         min_sq: usize,
         layout: &mut Layout,
         fits: &dyn Fn(&Layout) -> bool,
-        out: &mut Vec<Layout>,
-    ) {
+        keep: &mut dyn FnMut(&Layout) -> bool,
+    ) -> bool {
         if gi == groups.len() {
-            if fits(layout) {
-                out.push(layout.clone());
-            }
-            return;
+            return !fits(layout) || keep(layout);
         }
         if left == 0 {
             let next = groups.get(gi + 1).map_or(0, |g| g.1);
-            return go(region, groups, gi + 1, next, 0, layout, fits, out);
+            return go(region, groups, gi + 1, next, 0, layout, fits, keep);
         }
         let kind = groups[gi].0;
         for i in min_sq..81 {
@@ -285,19 +390,33 @@ fn long_range_layouts(problem: &Problem) -> Vec<Layout> {
             layout.occ = layout.occ.with(s);
             layout.att |= a;
             layout.pieces.push((kind, s));
-            go(region, groups, gi, left - 1, i + 1, layout, fits, out);
+            let more = go(region, groups, gi, left - 1, i + 1, layout, fits, keep);
             layout.pieces.pop();
             (layout.occ, layout.att) = saved;
+            if !more {
+                return false;
+            }
         }
+        true
     }
     let fits = |l: &Layout| {
         // Squares off the board count as attacked (as in the search).
         let att = (l.att.0 | (!region.0 & Bitboard::FULL.0)) & !l.occ.0;
         feasible(Directions::One, l.occ.0, att, pawns, stones)
     };
+    let mut keep = |l: &Layout| {
+        seen += 1;
+        if !shard.owns(seen - 1) {
+            return true;
+        }
+        if !budget.charge(layout_bytes(l.pieces.len())) {
+            return false;
+        }
+        out.push(l.clone());
+        true
+    };
     let first = groups.first().map_or(0, |g| g.1);
-    go(region, &groups, 0, first, 0, &mut layout, &fits, &mut out);
-    out
+    go(region, &groups, 0, first, 0, &mut layout, &fits, &mut keep).then_some(out)
 }
 
 /// The short-range kinds of a set with their counts (the DP's piece budget).
@@ -559,12 +678,19 @@ impl Grid {
     }
 
     /// Counts the short-range completions of a layout; also `(states expanded, peak states)`.
-    fn count(&self, layout: &Layout, short: &ShortKinds) -> (u128, (u64, u64)) {
+    /// `None` when its maps would pass the budget (or another thread passed it).
+    fn count(
+        &self,
+        layout: &Layout,
+        short: &ShortKinds,
+        budget: &Budget,
+    ) -> Option<(u128, (u64, u64))> {
         let n = self.cells;
         let nk = short.kinds.len();
         if nk == 0 {
-            return (1, (0, 0));
+            return Some((1, (0, 0)));
         }
+        let mut held = Held { budget, bytes: 0 };
         let blocked: Vec<bool> = (0..n)
             .map(|i| {
                 let s = Square::from_index_unchecked(i);
@@ -634,8 +760,13 @@ impl Grid {
         cur.insert(short.full_index() << shift_idx, 1);
         let mut next: Map = Map::default();
         let (mut expanded, mut peak) = (0u64, 0u64);
+        let mut over = false;
         for i in 0..n {
             next.clear();
+            let slots = (cur.capacity() + next.capacity()) as u64;
+            if budget.exceeded() || !held.set(slots * MAP_BYTES_PER_SLOT) {
+                return None;
+            }
             expanded += cur.len() as u64;
             peak = peak.max(cur.len() as u64);
             let m = self.mult[i];
@@ -670,6 +801,18 @@ impl Grid {
                         | att2 << shift_att
                         | u64::from(file2) << shift_file
                         | new_idx << shift_idx;
+                    if over {
+                        return;
+                    }
+                    if next.len() == next.capacity() && !next.contains_key(&k2) {
+                        // The map is about to grow: the old table and one of twice its
+                        // size are both alive while it rehashes.
+                        let grown = cur.capacity() + 3 * next.capacity().max(4);
+                        if !held.set(grown as u64 * MAP_BYTES_PER_SLOT) {
+                            over = true;
+                            return;
+                        }
+                    }
                     let slot = match next.entry(k2) {
                         Entry::Occupied(mut o) => {
                             *o.get_mut() += ways;
@@ -708,6 +851,9 @@ impl Grid {
                     push(Some(j), idx - u64::from(m) * short.stride[j]);
                 }
             }
+            if over {
+                return None;
+            }
             std::mem::swap(&mut cur, &mut next);
         }
         let done: u128 = cur
@@ -715,7 +861,7 @@ impl Grid {
             .filter(|(&k, _)| k >> shift_idx == 0)
             .map(|(_, &w)| w)
             .sum();
-        (done, (expanded, peak))
+        Some((done, (expanded, peak)))
     }
 }
 
@@ -752,6 +898,26 @@ mod tests {
             (c.count, c.symmetric),
             "{text} on {files}x{ranks}"
         );
+    }
+
+    #[test]
+    fn memory_limit_stops_the_count_and_a_fitting_limit_changes_nothing() {
+        let p =
+            Problem::new(PieceSet::parse("RB2G2K").unwrap(), Directions::One).on_board(6, 6);
+        let whole = sweep_count(&p).unwrap();
+        let roomy = sweep_count_limited(&p, Shard::WHOLE, 1 << 30, &|_, _| {}).unwrap();
+        assert_eq!(roomy, whole);
+        // 4 KiB cannot hold the layouts of a rook and two bishops.
+        let e = sweep_count_limited(&p, Shard::WHOLE, 4 << 10, &|_, _| {}).unwrap_err();
+        assert_eq!(e, SweepError::MemoryLimit { limit_mib: 0 });
+        // Enough for the layouts but not for the DP maps (`layout_bytes` per layout).
+        let budget = Budget::new(u64::MAX);
+        let n = long_range_layouts(&p, Shard::WHOLE, &budget).unwrap().len() as u64;
+        assert!(n * layout_bytes(3) > 4 << 10, "{n} layouts");
+        let layouts_only = n * layout_bytes(3) + 1024;
+        let e = sweep_count_limited(&p, Shard::WHOLE, layouts_only, &|_, _| {}).unwrap_err();
+        assert!(matches!(e, SweepError::MemoryLimit { .. }), "{e:?}");
+        assert_eq!(budget.used.load(Ordering::Relaxed), n * layout_bytes(3));
     }
 
     #[test]

@@ -343,15 +343,13 @@ impl QuantumPosition {
             stm: Color::Sente,
             result: None,
         };
-        let mut p = QuantumPosition {
+        QuantumPosition {
             s,
             engine,
             variant,
             history: Vec::new(),
             keys: Vec::new(),
-        };
-        p.keys.push(p.key());
-        p
+        }
     }
 
     /// The engine used for convergence.
@@ -723,6 +721,8 @@ impl QuantumPosition {
         }
         self.s.stm = !c;
         self.history.push((before, mv));
+        // As shogitter (`Kifu.checkSennichite`): only positions after moves count, not the
+        // start (specs/quantum/README.md, 千日手).
         let key = self.key();
         let reps = self.keys.iter().filter(|&&k| k == key).count();
         self.keys.push(key);
@@ -1052,7 +1052,12 @@ mod tests {
                 p.play(m.parse().unwrap()).unwrap();
             }
         }
-        // The start position has now occurred for the 4th time.
+        // The start position is on the board for the 4th time, but only the 3rd time
+        // after a move: shogitter (and we) count positions after moves only.
+        assert_eq!(p.result(), None);
+        // The position after 5g5f has now occurred 4 times after a move: ply 13.
+        p.play(cycle[0].parse().unwrap()).unwrap();
+        assert_eq!(p.ply(), 13);
         assert_eq!(p.result(), Some(GameResult::Repetition));
         assert!(p.legal_moves().is_empty());
         assert_eq!(p.play("5g5f".parse().unwrap()), Err(IllegalMove::GameOver));

@@ -36,7 +36,7 @@ pub mod problems;
 pub mod table;
 pub mod usi;
 
-pub use dfpn::{solve, Outcome, SolveResult, Solver, Stats};
+pub use dfpn::{solve, try_solve, Outcome, SolveResult, Solver, Stats};
 
 pub use position::{load_problem, DefenderHand, ProblemError};
 

@@ -220,10 +220,16 @@ fn capture_line(p: &QuantumPosition, mv: QMove) -> Option<String> {
 /// Runs `quantum replay`.
 ///
 /// # Errors
-/// Exit 2 for an unreadable or malformed record; exit 1 when the record does not replay.
+/// Exit 2 for an unreadable, empty or malformed record, or one that does not replay
+/// (an illegal move, a field or state that differs from the game).
 pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&a.file)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", a.file.display())))?;
+    let name = a.file.display();
+    let bytes = std::fs::read(&a.file).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Failure::input(format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    if text.trim().is_empty() {
+        return Err(Failure::input(format!("{name}: empty file (no record)")));
+    }
     let engine = a.engine.kind();
     let limit = a.plies.unwrap_or(usize::MAX);
     if text.trim_start().starts_with('{') {
@@ -232,45 +238,33 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
                 "shogitter records use the standard capture rule (rule 108)",
             ));
         }
-        let entries = shogitter::parse(&text).map_err(|e| Failure::input(e.to_string()))?;
-        let mut p = QuantumPosition::new(engine, Variant::Standard);
-        for (i, e) in entries.iter().take(limit).enumerate() {
-            let ply = i + 1;
-            let ours = p.move_text(e.mv);
-            if ours != e.disp {
-                return Err(Failure::no_answer(format!(
-                    "ply {ply}: move text {ours}, record {}",
-                    e.disp
-                )));
-            }
-            let cap = capture_line(&p, e.mv);
-            p.play(e.mv)
-                .map_err(|err| Failure::no_answer(format!("ply {ply} {}: {err}", e.disp)))?;
-            shogitter::check_state(&p, &e.state)
-                .map_err(|w| Failure::no_answer(format!("ply {ply} {}: {w}", e.disp)))?;
+        let game = shogitter::parse(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        // A record that does not replay is bad input (exit 2), like an illegal move in a KIF.
+        let (p, ending) = shogitter::replay(&game, engine, limit, |ply, before, e, p| {
             if a.json {
                 emit(to_line(&ply_json(
-                    &p,
+                    p,
                     ply,
                     e.disp.clone(),
                     e.mv,
                     a.probabilities,
                 )));
-                continue;
+                return;
             }
             emit(format!(
                 "ply {ply} {} ({}) — state matches the record",
                 e.disp, e.mv
             ));
-            if let Some(c) = cap {
+            if let Some(c) = capture_line(before, e.mv) {
                 emit(c);
             }
-            report(&p, a.probabilities);
-        }
-        finish(&p, a.json);
+            report(p, a.probabilities);
+        })
+        .map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        finish_recorded(&p, ending, a.json);
         return Ok(());
     }
-    let mut rec = Record::parse(&text).map_err(|e| Failure::input(e.to_string()))?;
+    let mut rec = Record::parse(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
     if let Some(v) = a.variant {
         if v.variant() != rec.variant {
             return Err(Failure::input(format!(
@@ -304,7 +298,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         report(q, a.probabilities);
         before = q.clone();
     })
-    .map_err(|e| Failure::no_answer(e.to_string()))?;
+    .map_err(|e| Failure::input(format!("{name}: {e}")))?;
     finish(&p, a.json);
     Ok(())
 }
@@ -324,21 +318,16 @@ pub(crate) fn is_quantum_record(text: &str) -> bool {
 /// recorded state on the way checked as `quantum replay` checks it.
 ///
 /// # Errors
-/// Exit 2 for a malformed record or a `ply` beyond its end, exit 1 when it does not replay.
+/// Exit 2 for a malformed record, one that does not replay, or a `ply` beyond its end.
 pub(crate) fn position_after(text: &str, ply: usize) -> Result<QuantumPosition, Failure> {
     let too_far = |n: usize| Failure::input(format!("--ply {ply} but the record has {n} plies"));
     if text.trim_start().starts_with('{') {
-        let entries = shogitter::parse(text).map_err(|e| Failure::input(e.to_string()))?;
-        if ply > entries.len() {
-            return Err(too_far(entries.len()));
+        let game = shogitter::parse(text).map_err(|e| Failure::input(e.to_string()))?;
+        if ply > game.entries.len() {
+            return Err(too_far(game.entries.len()));
         }
-        let mut p = QuantumPosition::new(EngineKind::Counting, Variant::Standard);
-        for (i, e) in entries.iter().take(ply).enumerate() {
-            p.play(e.mv)
-                .map_err(|err| Failure::no_answer(format!("ply {} {}: {err}", i + 1, e.disp)))?;
-            shogitter::check_state(&p, &e.state)
-                .map_err(|w| Failure::no_answer(format!("ply {} {}: {w}", i + 1, e.disp)))?;
-        }
+        let (p, _) = shogitter::replay(&game, EngineKind::Counting, ply, |_, _, _, _| {})
+            .map_err(|e| Failure::input(e.to_string()))?;
         return Ok(p);
     }
     let mut rec = Record::parse(text).map_err(|e| Failure::input(e.to_string()))?;
@@ -350,7 +339,7 @@ pub(crate) fn position_after(text: &str, ply: usize) -> Result<QuantumPosition, 
         rec.result = None;
     }
     let mut p = QuantumPosition::new(EngineKind::Counting, rec.variant);
-    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| Failure::no_answer(e.to_string()))?;
+    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| Failure::input(e.to_string()))?;
     Ok(p)
 }
 
@@ -359,6 +348,33 @@ pub(crate) fn worlds_of(p: &QuantumPosition) -> Worlds {
     Worlds {
         sente: tokens(&p.world(Color::Sente).world),
         gote: tokens(&p.world(Color::Gote).world),
+    }
+}
+
+/// The result line of a shogitter record: a resignation or agreed draw as recorded.
+fn finish_recorded(p: &QuantumPosition, ending: Option<shogitter::Ending>, json: bool) {
+    let side = |c: Color| if c == Color::Sente { "sente" } else { "gote" };
+    let (result, reason, text) = match ending {
+        Some(shogitter::Ending::Resignation { winner }) => (
+            if winner == Color::Sente { "sente_win" } else { "gote_win" },
+            "resignation",
+            format!("result: {} wins (resignation, as recorded)", side(winner)),
+        ),
+        Some(shogitter::Ending::Agreement) => (
+            "draw",
+            "agreement",
+            "result: draw (引き分け, as recorded)".to_string(),
+        ),
+        _ => return finish(p, json),
+    };
+    if json {
+        emit(to_line(&QuantumResult {
+            result,
+            reason: Some(reason),
+            plies: p.ply(),
+        }));
+    } else {
+        emit(text);
     }
 }
 

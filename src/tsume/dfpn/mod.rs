@@ -356,17 +356,46 @@ impl<P: MatePosition> Solver<P> {
 
 /// Solves one problem with a fresh solver on a thread with a deep stack
 /// (ミクロコスモス needs recursion over 1 500 plies).
+///
+/// # Panics
+/// If the machine cannot give the table or the thread's stack; use [`try_solve`] for sizes a user chose.
 pub fn solve<P>(root: &P, opts: &SolverOptions) -> SolveResult<P::Move>
 where
     P: MatePosition + Send + Sync,
     P::Move: Send,
 {
+    try_solve(root, opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Stack of the solver thread: ミクロコスモス recurses over 1 500 plies.
+const SOLVER_STACK: usize = 256 << 20;
+
+/// [`solve`], or a one-line error if the table or the solver thread's stack cannot be allocated.
+///
+/// # Errors
+/// [`crate::resources::MemoryError`] when the memory is not there.
+pub fn try_solve<P>(
+    root: &P,
+    opts: &SolverOptions,
+) -> Result<SolveResult<P::Move>, crate::resources::MemoryError>
+where
+    P: MatePosition + Send + Sync,
+    P::Move: Send,
+{
     std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn_scoped(s, || Solver::<P>::new(opts.clone()).solve(root))
-            .expect("spawn solver thread")
-            .join()
-            .expect("solver thread panicked")
+        let worker = std::thread::Builder::new()
+            .stack_size(SOLVER_STACK)
+            .spawn_scoped(s, || {
+                Solver::<P>::try_new(opts.clone()).map(|mut solver| solver.solve(root))
+            })
+            .map_err(|_| crate::resources::MemoryError {
+                what: "solver thread stack".into(),
+                requested: SOLVER_STACK as u64,
+                available: None,
+            })?;
+        match worker.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
     })
 }
