@@ -3,9 +3,19 @@
 use clap::Parser;
 
 fn main() {
-    let cli = shogi_lab::cli::Cli::parse();
+    let cli = match shogi_lab::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match shogi_lab::cli::usage_error(&e) {
+            // Help and version go to stdout as clap prints them.
+            None => e.exit(),
+            Some(line) => {
+                eprintln!("shogi-lab: {line}");
+                std::process::exit(2);
+            }
+        },
+    };
     if let Err(failure) = shogi_lab::cli::run(cli) {
-        eprintln!("shogi-lab: {}", failure.message);
+        eprintln!("shogi-lab: {}", failure.line());
         std::process::exit(failure.code);
     }
 }

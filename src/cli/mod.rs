@@ -1,5 +1,8 @@
 //! The `shogi-lab` command line: argument parsing, progress bars, text and
-//! JSON output. Exit codes: 0 ok, 1 no answer within limits, 2 bad input.
+//! JSON output. Exit codes (README): 0 an answer (a proved negative answer too:
+//! "nomate", "impossible", a contradictory world), 1 no answer within the limits
+//! (or `diff` found a disagreement, or `place --sweep` reached its memory limit),
+//! 2 bad input (one line on stderr, usage errors too), 3 internal error.
 
 pub mod certificate;
 pub(crate) mod convert;
@@ -46,6 +49,53 @@ impl Failure {
             message: message.to_string(),
         }
     }
+}
+
+impl Failure {
+    /// The message as one line: control characters (a `\r` or `\n` echoed from the
+    /// input, …) are written as escapes (`\r`, `\n`, `\u{1b}`).
+    pub fn line(&self) -> String {
+        one_line(&self.message)
+    }
+}
+
+/// `text` with every control character escaped, so that it prints as one line.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A command-line usage error as one line (`None` for `--help`/`--version` and for a
+/// bare command, which print their help as usual): clap's message up to its first
+/// blank line, joined, then a pointer to `--help`.
+pub fn usage_error(e: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    Some(format!("{} (see --help)", one_line(message)))
 }
 
 /// shogi-lab: constraint solving in shogi — rules core and perft, quantum
@@ -148,6 +198,57 @@ pub(crate) fn read_position(
     crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
         .map_err(|e| Failure::input(format!("bad position: {e}")))
+}
+
+/// The lines of a file (or `-`: stdin), read one at a time so that a large input is
+/// never held whole: `(1-based line number, text without the line end)`, or a one-line
+/// error (`NAME: is a directory`, `NAME:LINE: not UTF-8 text`, a read error).
+///
+/// # Errors
+/// A [`Failure`] (exit 2) when the input cannot be opened.
+pub(crate) fn input_lines(
+    name: &str,
+) -> Result<Box<dyn Iterator<Item = Result<(usize, String), Failure>>>, Failure> {
+    use std::io::BufRead;
+    let reader: Box<dyn BufRead> = if name == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        if std::path::Path::new(name).is_dir() {
+            return Err(Failure::input(format!("{name}: is a directory, not a file")));
+        }
+        let f = std::fs::File::open(name).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let name = if name == "-" { "stdin" } else { name }.to_string();
+    let mut reader = reader;
+    let mut number = 0usize;
+    let mut failed = false;
+    Ok(Box::new(std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let mut buf = Vec::new();
+        number += 1;
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                    buf.pop();
+                }
+                Some(String::from_utf8(buf).map(|t| (number, t)).map_err(|e| {
+                    failed = true;
+                    Failure::input(format!(
+                        "{name}:{number}:{}: not UTF-8 text",
+                        e.utf8_error().valid_up_to() + 1
+                    ))
+                }))
+            }
+            Err(e) => {
+                failed = true;
+                Some(Err(Failure::input(format!("{name}:{number}: {e}"))))
+            }
+        }
+    })))
 }
 
 /// Prints one line to stdout; a closed pipe (`| head`) ends the program quietly instead of panicking.

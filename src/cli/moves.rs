@@ -1,12 +1,12 @@
 use super::Failure;
 use crate::notation::sfen::parse_position;
 use crate::rules::Rules;
-use std::io::Read;
 
 /// Arguments of `shogi-lab moves`.
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
-    /// A file with one SFEN per line (`#` comments, blank lines allowed), or `-` for stdin.
+    /// A file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments, blank lines), or `-`
+    /// for stdin; read line by line.
     pub file: String,
     /// One JSON object a line: `{"sfen":…, "moves":[…]}`.
     #[arg(long)]
@@ -16,22 +16,20 @@ pub struct MovesArgs {
 /// Prints `<SFEN>\t<legal USI moves, sorted, space-separated>` per input line — the
 /// interface the cshogi differential script (paper/scripts/cshogi_diff.py) drives.
 pub fn run(a: MovesArgs) -> Result<(), Failure> {
-    let mut text = String::new();
-    if a.file == "-" {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
-    } else {
-        text = std::fs::read_to_string(&a.file)
-            .map_err(|e| Failure::input(format!("{}: {e}", a.file)))?;
-    }
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
+    // Streamed: one line at a time, so a large file or pipe is never held whole.
+    for item in super::input_lines(&a.file)? {
+        let (number, raw) = item?;
+        let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos = parse_position(line, Rules::STANDARD)
-            .map_err(|e| Failure::input(format!("{}:{}: {e}", a.file, i + 1)))?;
+        // `id<TAB>SFEN[<TAB>…]`, as `tsume` reads it (crate::tsume::problems).
+        let sfen = match line.split('\t').nth(1) {
+            Some(s) => s.trim(),
+            None => line,
+        };
+        let pos = parse_position(sfen, Rules::STANDARD)
+            .map_err(|e| Failure::input(format!("{}:{number}: {e}", a.file)))?;
         let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         moves.sort();
         if a.json {

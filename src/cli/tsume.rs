@@ -4,7 +4,7 @@ use super::{emit, Failure};
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::output::tsume::TsumeOut;
-use crate::tsume::problems::{read_problems, Problem};
+use crate::tsume::problems::{parse_line as read_problem_line, Problem};
 use crate::tsume::{load_problem, try_solve, DefenderHand, Outcome, SolverOptions};
 use std::time::Duration;
 
@@ -68,51 +68,116 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
-fn problems_of(input: &str, ply: usize) -> Result<(Vec<Problem>, bool), Failure> {
+/// The problems of one run, streamed (a large file is never held whole): `total` is
+/// known for a single problem, a regular file (counted in a first pass) and a sharded
+/// stdin (read whole: a shard needs the count).
+struct Problems {
+    iter: Box<dyn Iterator<Item = Result<Problem, Failure>>>,
+    total: Option<usize>,
+}
+
+fn problems_of(
+    input: &str,
+    ply: usize,
+    shard: Option<crate::shard::Shard>,
+) -> Result<(Problems, bool), Failure> {
+    let given = |p: Problem, hands_given: bool| {
+        let only = shard.map_or(true, |s| !s.items(1).is_empty());
+        (
+            Problems {
+                iter: Box::new(only.then_some(Ok(p)).into_iter()),
+                total: Some(1),
+            },
+            hands_given,
+        )
+    };
     if super::is_record_file(input) {
         // A record states both hands (KIF: 後手の持駒 / 残りの駒全部), so they are taken as given.
         let pos = super::record_position(input, ply)?;
-        return Ok((
-            vec![Problem {
+        return Ok(given(
+            Problem {
                 id: input.to_string(),
                 sfen: write_sfen(&pos),
                 extra: Vec::new(),
                 line: 1,
-            }],
+            },
             true,
         ));
     }
     if ply != 0 {
         return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
     }
-    Ok((problems_of_text(input)?, false))
-}
-
-fn problems_of_text(input: &str) -> Result<Vec<Problem>, Failure> {
-    if input == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
-        return Ok(read_problems(&s));
-    }
     let path = std::path::Path::new(input);
-    if path.is_file() {
-        let s =
-            std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{input}: {e}")))?;
-        return Ok(read_problems(&s));
+    if input != "-" && !path.exists() {
+        // A SFEN always has spaces between its fields; a single word is a file name.
+        if !input.trim().contains(char::is_whitespace) {
+            return Err(Failure::input(format!(
+                "{input}: no such file (and not a SFEN)"
+            )));
+        }
+        return Ok(given(
+            Problem {
+                id: "1".into(),
+                sfen: input.trim().to_string(),
+                extra: Vec::new(),
+                line: 1,
+            },
+            false,
+        ));
     }
-    // A SFEN always has spaces between its fields; a single word is a file name.
-    if !input.trim().contains(char::is_whitespace) {
-        return Err(Failure::input(format!(
-            "{input}: no such file (and not a SFEN)"
-        )));
+    let lines = |name: &str| -> Result<Box<dyn Iterator<Item = Result<Problem, Failure>>>, Failure> {
+        Ok(Box::new(super::input_lines(name)?.filter_map(|item| match item {
+            Ok((n, line)) => read_problem_line(&line, n).map(Ok),
+            Err(e) => Some(Err(e)),
+        })))
+    };
+    let total = if path.is_file() {
+        let mut n = 0;
+        for p in lines(input)? {
+            p?;
+            n += 1;
+        }
+        Some(n)
+    } else {
+        None
+    };
+    match (shard, total) {
+        (None, _) => Ok((
+            Problems {
+                iter: lines(input)?,
+                total,
+            },
+            false,
+        )),
+        (Some(s), Some(n)) => {
+            let mine = s.items(n);
+            Ok((
+                Problems {
+                    iter: Box::new(
+                        lines(input)?
+                            .enumerate()
+                            .filter(move |(i, _)| mine.contains(i))
+                            .map(|(_, p)| p),
+                    ),
+                    total: Some(n),
+                },
+                false,
+            ))
+        }
+        (Some(s), None) => {
+            // A pipe: a shard needs the count, so this input is read whole.
+            let all = lines(input)?.collect::<Result<Vec<_>, _>>()?;
+            let n = all.len();
+            let mine: Vec<_> = all[s.items(n)].to_vec();
+            Ok((
+                Problems {
+                    iter: Box::new(mine.into_iter().map(Ok)),
+                    total: Some(n),
+                },
+                false,
+            ))
+        }
     }
-    Ok(vec![Problem {
-        id: "1".into(),
-        sfen: input.trim().to_string(),
-        extra: Vec::new(),
-        line: 1,
-    }])
 }
 
 /// Runs `shogi-lab tsume`.
@@ -120,14 +185,16 @@ fn problems_of_text(input: &str) -> Result<Vec<Problem>, Failure> {
 /// # Errors
 /// Exit 2 for bad input, exit 1 when some problem is not solved (mate or no-mate) within limits.
 pub fn run(a: TsumeArgs) -> Result<(), Failure> {
-    let (problems, hands_given) = problems_of(&a.input, a.ply)?;
-    if problems.is_empty() {
-        return Err(Failure::input("no problems in the input"));
-    }
-    let problems = match a.shard {
-        Some(shard) => problems[shard.items(problems.len())].to_vec(),
-        None => problems,
+    let (problems, hands_given) = problems_of(&a.input, a.ply, a.shard)?;
+    let no_problems = || {
+        Failure::input(format!(
+            "{}: no problems in the input (empty, or only blank and # lines)",
+            a.input
+        ))
     };
+    if problems.total == Some(0) {
+        return Err(no_problems());
+    }
     crate::resources::check_memory_request(a.memory << 20, "--memory")
         .map_err(|e| Failure::input(e.to_string()))?;
     let opts = SolverOptions {
@@ -144,8 +211,11 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     } else {
         DefenderHand::Remaining
     };
-    let bar = (problems.len() > 1).then(|| {
-        let b = indicatif::ProgressBar::new(problems.len() as u64);
+    let bar = (problems.total != Some(1)).then(|| {
+        let b = match problems.total {
+            Some(n) => indicatif::ProgressBar::new(n as u64),
+            None => indicatif::ProgressBar::no_length(),
+        };
         b.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
                 .expect("template"),
@@ -154,7 +224,10 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     });
     let mut unsolved = 0usize;
     let mut bad = 0usize;
-    for p in &problems {
+    let mut seen = 0usize;
+    for p in problems.iter {
+        let p = &p?;
+        seen += 1;
         let pos = match load_problem(&p.sfen, defender) {
             Ok(pos) => pos,
             Err(e) => {
@@ -259,6 +332,9 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if problems.total.is_none() && seen == 0 {
+        return Err(no_problems());
+    }
     if bad > 0 {
         return Err(Failure::input(format!(
             "{bad} problem(s) could not be read"
@@ -266,8 +342,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     }
     if unsolved > 0 {
         return Err(Failure::no_answer(format!(
-            "{unsolved} of {} problem(s) unknown within limits",
-            problems.len()
+            "{unsolved} of {seen} problem(s) unknown within limits"
         )));
     }
     Ok(())

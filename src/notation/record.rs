@@ -218,8 +218,11 @@ impl Record {
 #[non_exhaustive]
 pub enum RecordErrorKind {
     /// Neither UTF-8 nor Shift_JIS.
-    #[error("the file is neither UTF-8 nor Shift_JIS")]
-    Encoding,
+    #[error("not a text record: neither UTF-8 nor Shift_JIS (byte {0} of the line)")]
+    Encoding(usize),
+    /// A NUL byte: a binary file.
+    #[error("not a text record: a binary file (NUL byte at byte {0} of the line)")]
+    Binary(usize),
     /// A line that fits nothing the format allows here.
     #[error("unrecognised line {0:?}")]
     UnknownLine(String),
@@ -274,7 +277,7 @@ pub enum RecordErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("line {line}: {kind}")]
 pub struct RecordError {
-    /// 1-based line number (0 for whole-file errors such as encoding).
+    /// 1-based line number.
     pub line: usize,
     /// What is wrong.
     pub kind: RecordErrorKind,
@@ -283,19 +286,29 @@ pub struct RecordError {
 /// Decodes a record file: UTF-8 (with or without BOM), else Shift_JIS (CP932).
 ///
 /// # Errors
-/// [`RecordErrorKind::Encoding`] if the bytes are neither.
+/// [`RecordErrorKind::Binary`] at the first NUL byte; [`RecordErrorKind::Encoding`] at the
+/// first byte that is not UTF-8 if the bytes are not Shift_JIS either (1-based line and byte).
 pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Ok(s) = std::str::from_utf8(b) {
-        return Ok(s.to_string());
+    let at = |offset: usize, kind: fn(usize) -> RecordErrorKind| {
+        let before = &b[..offset];
+        let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        RecordError {
+            line: before.iter().filter(|&&c| c == b'\n').count() + 1,
+            kind: kind(offset - line_start + 1),
+        }
+    };
+    if let Some(nul) = b.iter().position(|&c| c == 0) {
+        return Err(at(nul, RecordErrorKind::Binary));
     }
+    let bad = match std::str::from_utf8(b) {
+        Ok(s) => return Ok(s.to_string()),
+        Err(e) => e.valid_up_to(),
+    };
     encoding_rs::SHIFT_JIS
         .decode_without_bom_handling_and_without_replacement(b)
         .map(|c| c.into_owned())
-        .ok_or(RecordError {
-            line: 0,
-            kind: RecordErrorKind::Encoding,
-        })
+        .ok_or_else(|| at(bad, RecordErrorKind::Encoding))
 }
 
 /// Encodes text as Shift_JIS (for `.kif`/`.ki2` files); characters Shift_JIS lacks become `?`… so
@@ -306,5 +319,27 @@ pub fn encode_shift_jis(text: &str) -> Option<Vec<u8>> {
         None
     } else {
         Some(bytes.into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undecodable_bytes_are_located() {
+        // A NUL byte: binary, on line 2 at byte 3.
+        let e = decode(b"abc\nde\0f").unwrap_err();
+        assert_eq!((e.line, e.kind.clone()), (2, RecordErrorKind::Binary(3)));
+        assert_eq!(
+            e.to_string(),
+            "line 2: not a text record: a binary file (NUL byte at byte 3 of the line)"
+        );
+        // 0xFF 0xFF is neither UTF-8 nor Shift_JIS: line 3, byte 2.
+        let e = decode(b"x\ny\nz\xff\xff").unwrap_err();
+        assert_eq!((e.line, e.kind), (3, RecordErrorKind::Encoding(2)));
+        // Shift_JIS and UTF-8 with a BOM still decode.
+        assert_eq!(decode(b"\x82\xa0").unwrap(), "あ");
+        assert_eq!(decode("\u{feff}あ".as_bytes()).unwrap(), "あ");
     }
 }

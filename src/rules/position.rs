@@ -91,7 +91,7 @@ pub enum Violation {
         file: u8,
     },
     /// 行き所のない駒: a piece that could never move again.
-    #[error("行き所のない駒: {piece:?} on {square} can never move")]
+    #[error("行き所のない駒: {}'s {} ({}) on {square} can never move", if piece.color == Color::Sente { "Sente" } else { "Gote" }, piece.kind.move_name(), piece.sfen())]
     DeadPiece {
         /// The piece.
         piece: Piece,
@@ -811,4 +811,18 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
             (m, n)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_piece_is_named_in_words_not_debug_text() {
+        let v = Violation::DeadPiece {
+            piece: Piece::new(Color::Gote, PieceKind::Pawn),
+            square: Square::new(1, 9).unwrap(),
+        };
+        assert_eq!(v.to_string(), "行き所のない駒: Gote's 歩 (p) on 1i can never move");
+    }
 }

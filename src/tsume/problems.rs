@@ -16,31 +16,34 @@ pub struct Problem {
 
 /// Reads a problem file. A line with a tab is `id<TAB>SFEN…`; otherwise the whole line is the SFEN.
 pub fn read_problems(text: &str) -> Vec<Problem> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
-        let p = if cols.len() >= 2 {
-            Problem {
-                id: cols[0].to_string(),
-                sfen: cols[1].to_string(),
-                extra: cols[2..].iter().map(|s| s.to_string()).collect(),
-                line: i + 1,
-            }
-        } else {
-            Problem {
-                id: format!("line-{}", i + 1),
-                sfen: line.to_string(),
-                extra: Vec::new(),
-                line: i + 1,
-            }
-        };
-        out.push(p);
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, raw)| parse_line(raw, i + 1))
+        .collect()
+}
+
+/// One line of a problem file (line `number`, 1-based); `None` for a blank or `#` line.
+pub fn parse_line(raw: &str, number: usize) -> Option<Problem> {
+    let line = raw.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
     }
-    out
+    let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+    Some(if cols.len() >= 2 {
+        Problem {
+            id: cols[0].to_string(),
+            sfen: cols[1].to_string(),
+            extra: cols[2..].iter().map(|s| s.to_string()).collect(),
+            line: number,
+        }
+    } else {
+        Problem {
+            id: format!("line-{number}"),
+            sfen: line.to_string(),
+            extra: Vec::new(),
+            line: number,
+        }
+    })
 }
 
 /// `# Source:` lines of a file.
