@@ -43,6 +43,9 @@ fn summarise_line(out: &mut String, line: &Line, start: &Position, depth: usize)
     if let Some(e) = &line.end {
         writeln!(out, "{ind}end: {} {:?}", e.word.kif(), e.time).unwrap();
     }
+    if let Some(s) = &line.summary {
+        writeln!(out, "{ind}summary: {s}").unwrap();
+    }
     let mut pos = start.clone();
     for (i, rm) in line.moves.iter().enumerate() {
         if rm.time.is_some() || !rm.comments.is_empty() || rm.bookmark.is_some() {
@@ -71,6 +74,9 @@ fn summarise(rec: &Record) -> String {
     writeln!(out, "first move number: {}", rec.first_move_number).unwrap();
     writeln!(out, "start comments: {:?}", rec.start_comments).unwrap();
     summarise_line(&mut out, &rec.main, &rec.start, 0);
+    if !rec.header_comments.is_empty() {
+        writeln!(out, "header comments: {:?}", rec.header_comments).unwrap();
+    }
     writeln!(out, "trailer: {:?}", rec.trailer).unwrap();
     out
 }
@@ -150,7 +156,7 @@ proptest! {
             var.push(RecordMove::new(m));
         }
         if !var.is_empty() {
-            rec.main.moves[k].variations.push(Line { moves: var, end: None });
+            rec.main.moves[k].variations.push(Line { moves: var, end: None, summary: None });
         }
         let kif = write_kif(&rec, Flavor::Kif);
         prop_assert_eq!(&read_kif(&kif).map_err(|e| TestCaseError::fail(e.to_string()))?, &rec, "{}", kif);

@@ -27,6 +27,17 @@ pub enum Format {
     Jkf,
 }
 
+/// Output encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Encoding {
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// Shift_JIS (CP932), as Kifu for Windows writes `.kif`/`.ki2` and many CSA files.
+    #[value(name = "shift_jis", alias = "sjis", alias = "cp932")]
+    ShiftJis,
+}
+
 /// Arguments of `shogi-lab convert`.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
@@ -42,6 +53,52 @@ pub struct ConvertArgs {
     /// (specs/schema/gen-records.md).
     #[arg(long)]
     pub json: bool,
+    /// Output encoding of KIF, KI2 and CSA text (SFEN and USI are ASCII; JKF and --json are UTF-8 only).
+    #[arg(long, value_enum, default_value_t = Encoding::Utf8)]
+    pub encoding: Encoding,
+}
+
+/// A `#KIF version=… encoding=…` header line made to name the encoding actually written.
+fn header_comment(c: &str, encoding: Encoding) -> String {
+    let name = match encoding {
+        Encoding::Utf8 => "UTF-8",
+        Encoding::ShiftJis => "Shift_JIS",
+    };
+    match c.find("encoding=") {
+        Some(i) if c.starts_with("#KIF") => {
+            let rest = &c[i + "encoding=".len()..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            format!("{}encoding={name}{}", &c[..i], &rest[end..])
+        }
+        _ => c.to_string(),
+    }
+}
+
+/// Writes `text` and a line end to stdout in `encoding`.
+fn emit_encoded(text: &str, encoding: Encoding) -> Result<(), Failure> {
+    match encoding {
+        Encoding::Utf8 => super::emit(text),
+        Encoding::ShiftJis => {
+            let bytes = crate::notation::record::encode_shift_jis(&format!("{text}\n")).ok_or_else(|| {
+                let c = text
+                    .chars()
+                    .find(|c| crate::notation::record::encode_shift_jis(&c.to_string()).is_none())
+                    .unwrap_or('?');
+                Failure::input(format!(
+                    "the output holds {c:?}, which Shift_JIS cannot encode (use --encoding utf-8)"
+                ))
+            })?;
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    std::process::exit(0);
+                }
+                return Err(Failure::internal(format!("cannot write output: {e}")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads records from bytes: CSA if the name ends in `.csa` or the text looks like CSA,
@@ -100,7 +157,17 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
     } else {
         std::fs::read(&a.file).map_err(|e| Failure::input(format!("{}: {e}", a.file)))?
     };
-    let recs = read_records(&a.file, &bytes)?;
+    let mut recs = read_records(&a.file, &bytes)?;
+    for r in &mut recs {
+        for c in &mut r.header_comments {
+            *c = header_comment(c, a.encoding);
+        }
+    }
+    if a.encoding == Encoding::ShiftJis && (a.json || a.to == Format::Jkf) {
+        return Err(Failure::input(
+            "JSON (--json, --to jkf) is UTF-8 only: drop --encoding shift_jis",
+        ));
+    }
     if a.json {
         for r in &recs {
             super::emit(crate::output::to_line(&record_json(r, a.to, a.ply)?));
@@ -115,9 +182,17 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
                 Flavor::Ki2
             };
             let texts: Vec<String> = recs.iter().map(|r| write_kif(r, flavor)).collect();
-            super::emit(texts.join("\n").trim_end());
+            emit_encoded(texts.join("\n").trim_end(), a.encoding)?;
         }
-        Format::Csa => super::emit(write_csa_games(&recs).trim_end()),
+        Format::Csa => {
+            let dropped: usize = recs.iter().map(|r| branches(&r.main)).sum();
+            if dropped > 0 {
+                eprintln!(
+                    "shogi-lab: note: CSA has no 変化 branches: {dropped} branch(es) dropped, the main line written"
+                );
+            }
+            emit_encoded(write_csa_games(&recs).trim_end(), a.encoding)?;
+        }
         Format::Sfen => {
             for r in &recs {
                 let p = r.position_after(a.ply).ok_or_else(|| {
@@ -142,6 +217,15 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// The number of 変化 branches under `line` (nested ones included).
+fn branches(line: &crate::notation::record::Line) -> usize {
+    line.moves
+        .iter()
+        .flat_map(|m| &m.variations)
+        .map(|v| 1 + branches(v))
+        .sum()
 }
 
 /// One game as a [`GenRecord`]: its start, moves, final position, outcome and the text in `to`.
@@ -173,4 +257,28 @@ fn record_json(r: &Record, to: Format, ply: usize) -> Result<GenRecord, Failure>
         format,
         text,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_encoding_written() {
+        let c = "#KIF version=2.0 encoding=Shift_JIS";
+        assert_eq!(header_comment(c, Encoding::Utf8), "#KIF version=2.0 encoding=UTF-8");
+        assert_eq!(header_comment(c, Encoding::ShiftJis), c);
+        assert_eq!(header_comment("# other", Encoding::Utf8), "# other");
+    }
+
+    #[test]
+    fn branches_are_counted_for_the_csa_note() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/specs/records/utf8_bom_branches.kifu"
+        ))
+        .unwrap();
+        let recs = read_records("utf8_bom_branches.kifu", &text).unwrap();
+        assert_eq!(branches(&recs[0].main), 2);
+    }
 }

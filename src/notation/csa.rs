@@ -427,10 +427,12 @@ fn finish(mut g: GameB, ln: usize) -> Result<Record, RecordError> {
         headers: g.headers,
         start: g.start.expect("ensured"),
         first_move_number: 1,
+        header_comments: Vec::new(),
         start_comments: g.start_comments,
         main: Line {
             moves: g.moves,
             end: g.end,
+            summary: None,
         },
         trailer: Vec::new(),
     })

@@ -304,6 +304,7 @@ struct LineB {
     start_prev: Option<Square>,
     moves: Vec<RecordMove>,
     end: Option<Ending>,
+    summary: Option<String>,
     pos: Position,
     prev: Option<Square>,
 }
@@ -325,6 +326,8 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut trailer = Vec::new();
+    let mut header_comments = Vec::new();
+    let mut start_summary: Option<String> = None;
     let mut start_comments = Vec::new();
     let mut handicap: Option<(usize, String)> = None;
     let mut board: Option<[Option<Piece>; 81]> = None;
@@ -347,12 +350,20 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             continue;
         }
         if let Some(c) = t.strip_prefix('#') {
-            trailer.push(format!("#{c}"));
+            // Before any header or move: a file header (`#KIF version=2.0 …`), kept in front.
+            if content_seen {
+                trailer.push(format!("#{c}"));
+            } else {
+                header_comments.push(format!("#{c}"));
+            }
             continue;
         }
         content_seen = true;
         if t.starts_with("まで") {
-            trailer.push(t.to_string());
+            match lines.get_mut(cur) {
+                Some(l) => l.summary = Some(t.to_string()),
+                None => start_summary = Some(t.to_string()),
+            }
             summary_seen = Some(t.to_string());
             continue;
         }
@@ -418,6 +429,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
                 prev: start_prev,
                 moves: Vec::new(),
                 end: None,
+                summary: None,
             });
             cur = lines.len() - 1;
             children.push((pl, k, cur));
@@ -448,6 +460,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
                 start_prev: None,
                 moves: Vec::new(),
                 end: None,
+                summary: None,
                 prev: None,
             });
             cur = 0;
@@ -551,6 +564,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
             start_prev: None,
             moves: Vec::new(),
             end: None,
+            summary: start_summary.take(),
             prev: None,
         });
     }
@@ -558,6 +572,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
     let mut built: Vec<Option<Line>> = lines.iter().map(|_| None).collect();
     let mut moves_of: Vec<Vec<RecordMove>> = Vec::with_capacity(lines.len());
     let mut ends = Vec::with_capacity(lines.len());
+    let mut summaries = Vec::with_capacity(lines.len());
     let mut start = None;
     let mut first_move_number = 1;
     for (i, l) in lines.into_iter().enumerate() {
@@ -567,6 +582,7 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
         }
         moves_of.push(l.moves);
         ends.push(l.end);
+        summaries.push(l.summary);
     }
     for i in (0..moves_of.len()).rev() {
         // Children are created after their parents, so every child of i is built.
@@ -581,12 +597,14 @@ pub fn read_kif(text: &str) -> Result<Record, RecordError> {
         built[i] = Some(Line {
             moves,
             end: ends[i],
+            summary: summaries[i].take(),
         });
     }
     Ok(Record {
         headers,
         start: start.expect("a main line exists"),
         first_move_number,
+        header_comments,
         start_comments,
         main: built[0].take().expect("main line built"),
         trailer,
@@ -786,6 +804,10 @@ pub enum Flavor {
 /// otherwise as a BOD diagram.
 pub fn write_kif(rec: &Record, flavor: Flavor) -> String {
     let mut out = String::new();
+    for c in &rec.header_comments {
+        out.push_str(c);
+        out.push('\n');
+    }
     for (k, v) in &rec.headers {
         if k != "手合割" {
             out.push_str(&format!("{k}：{v}\n"));
@@ -895,6 +917,10 @@ fn write_line(
             }
         }
     }
+    if let Some(s) = &line.summary {
+        out.push_str(s);
+        out.push('\n');
+    }
     // Kifu for Windows order: the latest branch point first, so that a reader
     // walking up from the current line finds the right parent.
     for (i, bpos, bprev) in branch_points.into_iter().rev() {
@@ -977,6 +1003,24 @@ mod tests {
         let r = read_kif("開始日時：2024/01/02 10:00:00\n棋戦：test\n").unwrap();
         assert_eq!(r.header("開始日時"), Some("2024/01/02 10:00:00"));
         assert_eq!(r.header("棋戦"), Some("test"));
+    }
+
+    /// Issue 15: a file's `#` header comment stays in front and each line's `まで…`
+    /// summary stays after that line's moves, in KIF and in KI2.
+    #[test]
+    fn header_comments_and_summaries_keep_their_place() {
+        let kif = "#KIF version=2.0 encoding=UTF-8\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33) +\n   3 投了\nまで2手で後手の勝ち\n\n変化：2手\n   2 ８四歩(83)\n   3 投了\nまで2手で後手の勝ち\n#末尾のコメント\n";
+        let r = read_kif(kif).unwrap();
+        assert_eq!(r.header_comments, ["#KIF version=2.0 encoding=UTF-8"]);
+        assert_eq!(r.trailer, ["#末尾のコメント"]);
+        assert_eq!(r.main.summary.as_deref(), Some("まで2手で後手の勝ち"));
+        assert_eq!(write_kif(&r, Flavor::Kif), kif);
+        let ki2 = write_kif(&r, Flavor::Ki2);
+        assert_eq!(
+            ki2,
+            "#KIF version=2.0 encoding=UTF-8\n手合割：平手\n▲７六歩    △３四歩\n投了\nまで2手で後手の勝ち\n\n変化：2手\n△８四歩\n投了\nまで2手で後手の勝ち\n#末尾のコメント\n"
+        );
+        assert_eq!(read_kif(&ki2).unwrap().main.moves[1].variations[0].summary, r.main.moves[1].variations[0].summary);
     }
 
     /// Issue 15: `まで…` closes the line; a move after it is refused (KIF and KI2),

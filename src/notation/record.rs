@@ -158,6 +158,8 @@ pub struct Line {
     pub moves: Vec<RecordMove>,
     /// The end word, if any.
     pub end: Option<Ending>,
+    /// The `まで…` summary line written after this line's moves, verbatim.
+    pub summary: Option<String>,
 }
 
 /// A game record.
@@ -169,11 +171,13 @@ pub struct Record {
     pub start: Position,
     /// The number of the first move (1, or the diagram's 手数 + 1).
     pub first_move_number: u32,
+    /// `#` comment lines before the headers (`#KIF version=2.0 encoding=Shift_JIS`), verbatim.
+    pub header_comments: Vec<String>,
     /// Comments before the first move.
     pub start_comments: Vec<String>,
     /// The main line with its branches.
     pub main: Line,
-    /// Lines outside the move list kept verbatim (`#` comments, `まで…` summaries).
+    /// `#` comment lines after the headers, kept verbatim (written at the end).
     pub trailer: Vec<String>,
 }
 
@@ -184,10 +188,12 @@ impl Record {
             headers: Vec::new(),
             start,
             first_move_number: 1,
+            header_comments: Vec::new(),
             start_comments: Vec::new(),
             main: Line {
                 moves: moves.iter().map(|&m| RecordMove::new(m)).collect(),
                 end: None,
+                summary: None,
             },
             trailer: Vec::new(),
         }
