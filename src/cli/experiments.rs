@@ -1,7 +1,7 @@
 use super::Failure;
 use crate::experiments::{registry, Config};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `shogi-lab experiments`.
 #[derive(Debug, clap::Args)]
@@ -14,8 +14,9 @@ pub struct ExperimentsArgs {
     /// List the registered experiments and exit.
     #[arg(long)]
     pub list: bool,
-    /// Where to write the tables.
-    #[arg(long, default_value = "paper/results")]
+    /// Where to write the tables (created if missing). The default is inside `target/`,
+    /// which git ignores; the paper's tables are regenerated with `--out paper/results`.
+    #[arg(long, default_value = DEFAULT_OUT)]
     pub out: PathBuf,
     /// Print one JSON object per experiment (`name`, `description`, `tables`, `time_ms`)
     /// instead of its Markdown (the Markdown file is still written).
@@ -23,6 +24,42 @@ pub struct ExperimentsArgs {
     pub json: bool,
 }
 
+/// The default `--out`: untracked, so that a run never dirties a checkout.
+pub const DEFAULT_OUT: &str = "target/experiments";
+
+/// Creates `dir` and checks that a file can be written there, before any experiment runs.
+fn check_out_dir(dir: &Path) -> Result<(), Failure> {
+    let bad = |e: std::io::Error| Failure::input(format!("--out {}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(bad)?;
+    let probe = dir.join(format!(".shogi-lab-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"probe").map_err(bad)?;
+    std::fs::remove_file(&probe).map_err(bad)
+}
+
+/// Writes `text` to `path` through a temporary file beside it and a rename, so that a
+/// full disk or an interruption leaves the old table (or none), never a truncated one.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Runs `experiments`.
+///
+/// # Errors
+/// Exit 2 for an unknown name or an `--out` that cannot be written (checked first);
+/// exit 3 if an experiment fails its own check or a table cannot be written.
 pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
     let all = registry();
     if a.list {
@@ -40,8 +77,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             )));
         }
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", a.out.display())))?;
+    check_out_dir(&a.out)?;
     let config = Config { full: a.full };
     for e in all
         .iter()
@@ -74,8 +110,8 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             e.name.to_string()
         };
         let path = a.out.join(format!("{stem}.md"));
-        std::fs::write(&path, &md)
-            .map_err(|err| Failure::input(format!("cannot write {}: {err}", path.display())))?;
+        write_atomically(&path, &md)
+            .map_err(|err| Failure::internal(format!("cannot write {}: {err}", path.display())))?;
         if a.json {
             super::emit(crate::output::to_line(
                 &crate::output::experiments::ExperimentOut {
@@ -100,4 +136,31 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         eprintln!("wrote {}", path.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_replaced_whole_and_the_out_dir_is_checked_first() {
+        let dir = std::env::temp_dir().join(format!("shogi-lab-exp-test-{}", std::process::id()));
+        check_out_dir(&dir).unwrap();
+        let path = dir.join("t.md");
+        write_atomically(&path, "old").unwrap();
+        write_atomically(&path, "new table").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new table");
+        // No temporary file is left behind.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        // A write that fails (the target is a directory) leaves what was there.
+        let sub = dir.join("sub.md");
+        std::fs::create_dir(&sub).unwrap();
+        assert!(write_atomically(&sub, "x").is_err());
+        assert!(sub.is_dir());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        // An --out below a file cannot be created: refused before any work.
+        let e = check_out_dir(&path.join("below")).unwrap_err();
+        assert_eq!(e.code, 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

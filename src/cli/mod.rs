@@ -121,7 +121,7 @@ pub enum Command {
     Quantum(quantum::QuantumArgs),
     /// 利かずの駒並べ: place pieces so that none is attacked (find, count, list).
     Place(place::PlaceArgs),
-    /// Run the paper's experiments and write their tables to paper/results/.
+    /// Run the paper's experiments and write their tables (to target/experiments/; --out paper/results for the paper).
     Experiments(experiments::ExperimentsArgs),
     /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
     Tsume(tsume::TsumeArgs),

@@ -102,10 +102,26 @@ fn print_converged(c: &Converged, json: bool) {
     }
 }
 
+/// A contradictory world: the minimal conflicting pieces (an answer, exit 0).
+fn print_contradiction(w: &World, c: &crate::quantum::Contradiction, json: bool) {
+    if json {
+        emit(to_json(&ConvergeOut::new(&Err(c.clone()))));
+    } else {
+        let doms: Vec<String> = c
+            .conflict
+            .iter()
+            .map(|&i| format!("{i}:{}", w.0[i]))
+            .collect();
+        emit(format!("contradiction: pieces {}", doms.join(" ")));
+    }
+}
+
 /// Runs `shogi-lab quantum …`.
 ///
 /// # Errors
-/// Exit 2 for a malformed world or piece, exit 1 when observing a contradictory world.
+/// Exit 2 for a malformed world or piece. A contradictory world is an answer (exit 0)
+/// for every subcommand: `converge` and `observe` print its conflicting pieces,
+/// `probabilities` its 0 worlds (README, exit codes).
 pub fn run(a: QuantumArgs) -> Result<(), Failure> {
     match a.command {
         QuantumCommand::Converge {
@@ -130,15 +146,7 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
             }
             match answer {
                 Ok(c) => print_converged(&c, json),
-                Err(_) if json => emit(to_json(&ConvergeOut::new(&answer))),
-                Err(c) => {
-                    let doms: Vec<String> = c
-                        .conflict
-                        .iter()
-                        .map(|&i| format!("{i}:{}", w.0[i]))
-                        .collect();
-                    emit(format!("contradiction: pieces {}", doms.join(" ")));
-                }
+                Err(c) => print_contradiction(&w, &c, json),
             }
         }
         QuantumCommand::Probabilities { json, world } => {
@@ -170,9 +178,16 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                     })?;
             let d = Diagram::build(&w);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (k, after) = d
-                .observe(piece, &mut rng)
-                .ok_or_else(|| Failure::no_answer("the world is contradictory"))?;
+            let Some((k, after)) = d.observe(piece, &mut rng) else {
+                // Nothing to observe: the answer is the contradiction, as `converge` gives it.
+                let counting = engine_by_name("counting")
+                    .ok_or_else(|| Failure::internal("engine counting missing"))?;
+                let c = counting.converge(&w).err().ok_or_else(|| {
+                    Failure::internal("the decision diagram has no world, but counting converges")
+                })?;
+                print_contradiction(&w, &c, json);
+                return Ok(());
+            };
             let c = Converged::new(&w, after);
             let p = d
                 .probability(piece, k)

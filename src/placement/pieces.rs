@@ -97,8 +97,8 @@ pub enum PieceSetError {
         /// Byte offset.
         at: usize,
     },
-    /// A count that is not a number between 0 and 81.
-    #[error("byte {at}: count must be a number from 0 to 81")]
+    /// A count that is not a number from 1 to 81 (`P0` is refused: leave the letter out).
+    #[error("byte {at}: count must be a number from 1 to 81 (leave out a kind to place none)")]
     BadCount {
         /// Byte offset of the count.
         at: usize,
@@ -238,7 +238,8 @@ impl PieceSet {
     }
 }
 
-/// The count written at `text[from..to]` (empty: 1), at most 81.
+/// The count written at `text[from..to]` (empty: 1), from 1 to 81. An explicit 0 is
+/// refused: `P0` is more likely a typo than a wish to place nothing (specs/placement.md).
 fn parse_count(text: &str, from: usize, to: usize) -> Result<u32, PieceSetError> {
     let count: u32 = if to == from {
         1
@@ -247,7 +248,7 @@ fn parse_count(text: &str, from: usize, to: usize) -> Result<u32, PieceSetError>
             .parse()
             .map_err(|_| PieceSetError::BadCount { at: from })?
     };
-    if count > 81 {
+    if !(1..=81).contains(&count) {
         return Err(PieceSetError::BadCount { at: from });
     }
     Ok(count)
@@ -282,6 +283,20 @@ impl fmt::Display for PieceSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 15: `P0` is refused (a zero count), while counts beyond a shogi set (K3,
+    /// P22) are a valid question about attack patterns (specs/placement.md).
+    #[test]
+    fn zero_counts_are_refused_and_counts_beyond_a_set_are_not() {
+        assert_eq!(PieceSet::parse("P0"), Err(PieceSetError::BadCount { at: 1 }));
+        assert_eq!(PieceSet::parse("K2P0"), Err(PieceSetError::BadCount { at: 3 }));
+        assert_eq!(PieceSet::parse("P00"), Err(PieceSetError::BadCount { at: 1 }));
+        assert_eq!(PieceSet::parse(""), Err(PieceSetError::Empty));
+        assert_eq!(PieceSet::parse("K3").unwrap().count(PieceKind::King), 3);
+        assert_eq!(PieceSet::parse("P22").unwrap().count(PieceKind::Pawn), 22);
+        assert_eq!(PieceSet::parse("P81").unwrap().total(), 81);
+        assert_eq!(PieceSet::parse("P82"), Err(PieceSetError::BadCount { at: 1 }));
+    }
 
     #[test]
     fn parses_the_full_set_and_promoted_pieces() {
