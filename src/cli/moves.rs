@@ -16,6 +16,7 @@ pub struct MovesArgs {
 /// Prints `<SFEN>\t<legal USI moves, sorted, space-separated>` per input line — the
 /// interface the cshogi differential script (paper/scripts/cshogi_diff.py) drives.
 pub fn run(a: MovesArgs) -> Result<(), Failure> {
+    let name = if a.file == "-" { "stdin" } else { &a.file };
     // Streamed: one line at a time, so a large file or pipe is never held whole.
     for item in super::input_lines(&a.file)? {
         let (number, raw) = item?;
@@ -29,7 +30,7 @@ pub fn run(a: MovesArgs) -> Result<(), Failure> {
             None => line,
         };
         let pos = parse_position(sfen, Rules::STANDARD)
-            .map_err(|e| Failure::input(format!("{}:{number}: {e}", a.file)))?;
+            .map_err(|e| Failure::input(format!("{name}:{number}: {e}")))?;
         let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         moves.sort();
         if a.json {
