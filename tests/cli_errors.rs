@@ -73,17 +73,17 @@ const ONE_PLY: &str = "8k/9/8P/9/9/9/9/9/9 b G 1";
 #[test]
 fn item_1_time_must_be_finite() {
     for t in ["--time=NaN", "--time=inf", "--time=1e20", "--time=-1"] {
-        one_line(
-            &run(&["tsume", ONE_PLY, t]),
-            2,
-            "finite number of seconds",
-        );
+        one_line(&run(&["tsume", ONE_PLY, t]), 2, "finite number of seconds");
     }
 }
 
 #[test]
 fn item_2_memory_requests_are_checked_never_aborted() {
-    one_line(&run(&["tsume", ONE_PLY, "--memory", "1000000000"]), 2, "--memory");
+    one_line(
+        &run(&["tsume", ONE_PLY, "--memory", "1000000000"]),
+        2,
+        "--memory",
+    );
     // Under `ulimit -v` (2 GB), a 3 GB table is refused before it is allocated.
     let o = run_in(
         &["tsume", ONE_PLY, "--memory", "3000"],
@@ -103,14 +103,26 @@ fn item_2_memory_requests_are_checked_never_aborted() {
 #[test]
 fn item_3_empty_records_are_refused() {
     for (name, text) in [("e.kif", ""), ("e.csa", ""), ("v.csa", "V2.2\n")] {
-        one_line(&run(&["convert", "--to", "usi", &temp(name, text.as_bytes())]), 2, "no record");
+        one_line(
+            &run(&["convert", "--to", "usi", &temp(name, text.as_bytes())]),
+            2,
+            "no record",
+        );
     }
 }
 
 #[test]
 fn item_4_quantum_replay_refuses_bad_records_with_exit_2() {
-    one_line(&run(&["quantum", "replay", &temp("empty.txt", b"")]), 2, "empty file");
-    one_line(&run(&["quantum", "replay", &temp("empty.json", b"  \n")]), 2, "empty file");
+    one_line(
+        &run(&["quantum", "replay", &temp("empty.txt", b"")]),
+        2,
+        "empty file",
+    );
+    one_line(
+        &run(&["quantum", "replay", &temp("empty.json", b"  \n")]),
+        2,
+        "empty file",
+    );
     // Our own format, with a move that is not legal at ply 1.
     let bad = "# shogi-lab quantum record\nvariant standard\n1 5a5b ☗5二量子\nresult none\n";
     let o = run(&["quantum", "replay", &temp("bad.txt", bad.as_bytes())]);
@@ -125,7 +137,11 @@ fn item_4_quantum_replay_refuses_bad_records_with_exit_2() {
     let mut v: serde_json::Value = serde_json::from_str(&room).unwrap();
     *v.pointer_mut("/record/kifu/0/move/1/3/1").unwrap() = "zz".into();
     let zz = v.to_string();
-    one_line(&run(&["quantum", "replay", &temp("zz.json", zz.as_bytes())]), 2, "ply 1");
+    one_line(
+        &run(&["quantum", "replay", &temp("zz.json", zz.as_bytes())]),
+        2,
+        "ply 1",
+    );
     let o = run(&["quantum", "replay", "specs/quantum/room-9168.json"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
 }
@@ -143,18 +159,45 @@ fn item_6_floodgate_comments_after_a_comma() {
 
 #[test]
 fn item_7_convert_notes_dropped_branches_and_writes_shift_jis() {
-    let o = run(&["convert", "--to", "csa", "specs/records/utf8_bom_branches.kifu"]);
+    let o = run(&[
+        "convert",
+        "--to",
+        "csa",
+        "specs/records/utf8_bom_branches.kifu",
+    ]);
     assert_eq!(o.code, 0);
     assert!(o.stderr.contains("2 branch(es) dropped"), "{}", o.stderr);
-    let o = run(&["convert", "--to", "kif", "--encoding", "shift_jis", "specs/records/sjis_hirate_times.kif"]);
+    let o = run(&[
+        "convert",
+        "--to",
+        "kif",
+        "--encoding",
+        "shift_jis",
+        "specs/records/sjis_hirate_times.kif",
+    ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(std::str::from_utf8(&o.stdout).is_err(), "Shift_JIS output is not UTF-8");
+    assert!(
+        std::str::from_utf8(&o.stdout).is_err(),
+        "Shift_JIS output is not UTF-8"
+    );
     // Read back, it is the same game.
     let back = run_in(&["convert", "--to", "usi", "-"], &o.stdout, None);
-    let direct = run(&["convert", "--to", "usi", "specs/records/sjis_hirate_times.kif"]);
+    let direct = run(&[
+        "convert",
+        "--to",
+        "usi",
+        "specs/records/sjis_hirate_times.kif",
+    ]);
     assert_eq!(back.stdout, direct.stdout);
     one_line(
-        &run(&["convert", "--to", "jkf", "--encoding", "shift_jis", "specs/records/sjis_hirate_times.kif"]),
+        &run(&[
+            "convert",
+            "--to",
+            "jkf",
+            "--encoding",
+            "shift_jis",
+            "specs/records/sjis_hirate_times.kif",
+        ]),
         2,
         "UTF-8 only",
     );
@@ -170,9 +213,17 @@ fn item_8_errors_are_one_line() {
     // Echoed input is escaped.
     one_line(&run(&["tsume", "startpos\r\n"]), 2, "startpos\\r\\n");
     // clap's usage errors, one line; --help stays as it is.
-    one_line(&run(&["tsume", "--bogus", "x"]), 2, "unexpected argument '--bogus'");
+    one_line(
+        &run(&["tsume", "--bogus", "x"]),
+        2,
+        "unexpected argument '--bogus'",
+    );
     one_line(&run(&["tsume"]), 2, "<INPUT>");
-    one_line(&run(&["place", "--count", "--first", "P"]), 2, "cannot be used with");
+    one_line(
+        &run(&["place", "--count", "--first", "P"]),
+        2,
+        "cannot be used with",
+    );
     let help = run(&["tsume", "--help"]);
     assert_eq!(help.code, 0);
     assert!(String::from_utf8(help.stdout).unwrap().lines().count() > 10);
@@ -192,11 +243,25 @@ fn item_8_errors_are_one_line() {
         "bad.sfen:1:1: not UTF-8",
     );
     // `moves` reads the `id<TAB>SFEN` lines `tsume` reads.
-    let o = run(&["moves", &temp("ids.sfen", b"# c\nstart\tlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n")]);
+    let o = run(&[
+        "moves",
+        &temp(
+            "ids.sfen",
+            b"# c\nstart\tlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",
+        ),
+    ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.starts_with("start\t"), "{out}");
-    assert_eq!(out.trim_end().rsplit('\t').next().unwrap().split(' ').count(), 30);
+    assert_eq!(
+        out.trim_end()
+            .rsplit('\t')
+            .next()
+            .unwrap()
+            .split(' ')
+            .count(),
+        30
+    );
 }
 
 #[test]
@@ -219,8 +284,18 @@ fn item_9_tsume_and_moves_stream_stdin() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     // A shard of a pipe is the same block as a shard of the file.
     let three = format!("a\t{ONE_PLY}\nb\t{ONE_PLY}\nc\t{ONE_PLY}\n");
-    let piped = run_in(&["tsume", "-", "--json", "--shard", "1/2"], three.as_bytes(), None);
-    let file = run(&["tsume", &temp("three.sfen", three.as_bytes()), "--json", "--shard", "1/2"]);
+    let piped = run_in(
+        &["tsume", "-", "--json", "--shard", "1/2"],
+        three.as_bytes(),
+        None,
+    );
+    let file = run(&[
+        "tsume",
+        &temp("three.sfen", three.as_bytes()),
+        "--json",
+        "--shard",
+        "1/2",
+    ]);
     assert_eq!(piped.code, 0);
     let ids = |o: &Out| -> Vec<String> {
         String::from_utf8_lossy(&o.stdout)
@@ -248,14 +323,22 @@ fn item_11_a_contradiction_is_an_answer_for_converge_and_observe() {
     assert_eq!(c.stdout, o.stdout);
     let p = run(&["quantum", "probabilities", "--json", world]);
     assert_eq!(p.code, 0);
-    assert!(String::from_utf8(p.stdout).unwrap().starts_with("{\"worlds\":\"0\""));
+    assert!(String::from_utf8(p.stdout)
+        .unwrap()
+        .starts_with("{\"worlds\":\"0\""));
 }
 
 #[test]
 fn item_12_place_refuses_zero_counts_and_answers_sets_beyond_shogi() {
-    one_line(&run(&["place", "P0"]), 2, "count must be a number from 1 to 81");
+    one_line(
+        &run(&["place", "P0"]),
+        2,
+        "count must be a number from 1 to 81",
+    );
     one_line(&run(&["place", "--count", "K2P0"]), 2, "count must be");
     let o = run(&["place", "--count", "--json", "K3"]);
     assert_eq!(o.code, 0);
-    assert!(String::from_utf8(o.stdout).unwrap().contains("\"count\":65240"));
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("\"count\":65240"));
 }

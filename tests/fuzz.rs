@@ -13,7 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use shogi_lab::notation::csa::{read_csa, write_csa};
 use shogi_lab::notation::kif::{read_kif, write_kif, Flavor};
 use shogi_lab::notation::record::{decode, Line, Record};
-use shogi_lab::notation::sfen::{parse_position, parse_usi_position, write_sfen, write_usi_position};
+use shogi_lab::notation::sfen::{
+    parse_position, parse_usi_position, write_sfen, write_usi_position,
+};
 use shogi_lab::quantum::game::EngineKind;
 use shogi_lab::quantum::{record as qrecord, shogitter, World};
 use shogi_lab::rules::{Position, Rules};
@@ -25,12 +27,78 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Fragments that parsers treat specially, inserted by the mutator.
 const TOKENS: &[&str] = &[
-    "+", "-", "*", "'", "#", "%", ",", "\t", "\r", "\n", "\0", " ", "0", "9", "99", "100", "1e9",
-    "同", "　", "成", "不成", "打", "右", "左", "直", "上", "引", "寄", "行", "手", "：", "まで",
-    "変化：1手", "変化：99手", "投了", "▲", "△", "☗", "☖", "７六歩(77)", "０", "九", "十",
-    "手合割：平手", "持駒：", "P1", "PI", "%TORYO", "+7776FU", "V2.2", "N+", "$", "/", "b", "w",
-    "K", "k", "+P", "G*5b", "moves", "startpos", "sfen", "position", "{", "}", "[", "]", "\"",
-    "null", "-1", "\u{feff}", "\u{1b}",
+    "+",
+    "-",
+    "*",
+    "'",
+    "#",
+    "%",
+    ",",
+    "\t",
+    "\r",
+    "\n",
+    "\0",
+    " ",
+    "0",
+    "9",
+    "99",
+    "100",
+    "1e9",
+    "同",
+    "　",
+    "成",
+    "不成",
+    "打",
+    "右",
+    "左",
+    "直",
+    "上",
+    "引",
+    "寄",
+    "行",
+    "手",
+    "：",
+    "まで",
+    "変化：1手",
+    "変化：99手",
+    "投了",
+    "▲",
+    "△",
+    "☗",
+    "☖",
+    "７六歩(77)",
+    "０",
+    "九",
+    "十",
+    "手合割：平手",
+    "持駒：",
+    "P1",
+    "PI",
+    "%TORYO",
+    "+7776FU",
+    "V2.2",
+    "N+",
+    "$",
+    "/",
+    "b",
+    "w",
+    "K",
+    "k",
+    "+P",
+    "G*5b",
+    "moves",
+    "startpos",
+    "sfen",
+    "position",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "null",
+    "-1",
+    "\u{feff}",
+    "\u{1b}",
 ];
 
 fn mutate(rng: &mut ChaCha8Rng, input: &[u8]) -> Vec<u8> {
@@ -135,13 +203,18 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 /// Reads a mutated record; if accepted, its written forms read back as the same game.
 fn record_case(name: &str, bytes: &[u8]) -> bool {
     no_panic(name, bytes, || {
-        let Ok(text) = decode(bytes) else { return false };
+        let Ok(text) = decode(bytes) else {
+            return false;
+        };
         if name.ends_with(".csa") {
-            let Ok(games) = read_csa(&text) else { return false };
+            let Ok(games) = read_csa(&text) else {
+                return false;
+            };
             for g in &games {
                 let csa = write_csa(g);
-                let back = read_csa(&csa)
-                    .unwrap_or_else(|e| panic!("{name}: accepted, but its CSA is refused: {e}\n{csa}"));
+                let back = read_csa(&csa).unwrap_or_else(|e| {
+                    panic!("{name}: accepted, but its CSA is refused: {e}\n{csa}")
+                });
                 let want = (write_sfen(&g.start), g.main_moves());
                 let got = (write_sfen(&back[0].start), back[0].main_moves());
                 assert_eq!(got, want, "{name}: CSA round trip\n{csa}");
@@ -154,7 +227,11 @@ fn record_case(name: &str, bytes: &[u8]) -> bool {
             let back = read_kif(&out).unwrap_or_else(|e| {
                 panic!("{name}: accepted, but its {flavor:?} is refused: {e}\n--- input\n{text}\n--- written\n{out}")
             });
-            assert_eq!(game(&back), game(&r), "{name}: {flavor:?} round trip\n{out}");
+            assert_eq!(
+                game(&back),
+                game(&r),
+                "{name}: {flavor:?} round trip\n{out}"
+            );
         }
         true
     })
@@ -190,7 +267,9 @@ fn position_case(text: &str) -> bool {
 
 fn world_case(text: &str) -> bool {
     no_panic("world", text.as_bytes(), || {
-        let Ok(w) = World::parse_exact(text) else { return false };
+        let Ok(w) = World::parse_exact(text) else {
+            return false;
+        };
         let s = w.to_string();
         let back = World::parse_exact(&s)
             .unwrap_or_else(|e| panic!("{text:?} accepted, {s:?} refused: {e}"));
@@ -201,7 +280,9 @@ fn world_case(text: &str) -> bool {
 
 fn quantum_record_case(text: &str) -> bool {
     no_panic("quantum record", text.as_bytes(), || {
-        let Ok(r) = qrecord::Record::parse(text) else { return false };
+        let Ok(r) = qrecord::Record::parse(text) else {
+            return false;
+        };
         let s = r.to_text();
         let back = qrecord::Record::parse(&s)
             .unwrap_or_else(|e| panic!("{text:?} accepted, its text refused: {e}\n{s}"));
@@ -214,7 +295,9 @@ fn quantum_record_case(text: &str) -> bool {
 
 fn shogitter_case(text: &str) -> bool {
     no_panic("shogitter JSON", text.as_bytes(), || {
-        let Ok(g) = shogitter::parse(text) else { return false };
+        let Ok(g) = shogitter::parse(text) else {
+            return false;
+        };
         shogitter::replay(&g, EngineKind::Counting, usize::MAX, |_, _, _, _| {}).is_ok()
     })
 }
@@ -283,21 +366,30 @@ fn fuzz_in_process(seed: u64, rounds: usize) {
     let mut t = Tally::default();
     for s in SFENS {
         for _ in 0..rounds * 4 {
-            t.add(position_case(&String::from_utf8_lossy(&mutate(&mut rng, s.as_bytes()))));
+            t.add(position_case(&String::from_utf8_lossy(&mutate(
+                &mut rng,
+                s.as_bytes(),
+            ))));
         }
     }
     t.both("positions");
     let mut t = Tally::default();
     for w in WORLDS {
         for _ in 0..rounds * 4 {
-            t.add(world_case(&String::from_utf8_lossy(&mutate(&mut rng, w.as_bytes()))));
+            t.add(world_case(&String::from_utf8_lossy(&mutate(
+                &mut rng,
+                w.as_bytes(),
+            ))));
         }
     }
     t.both("worlds");
     let mut t = Tally::default();
     for r in quantum_records(&mut rng) {
         for _ in 0..rounds {
-            t.add(quantum_record_case(&String::from_utf8_lossy(&mutate(&mut rng, r.as_bytes()))));
+            t.add(quantum_record_case(&String::from_utf8_lossy(&mutate(
+                &mut rng,
+                r.as_bytes(),
+            ))));
         }
     }
     t.both("quantum records");
@@ -323,17 +415,36 @@ fn fuzz_cli(seed: u64, count: usize) {
         let (args, input): (Vec<String>, Vec<u8>) = match i % 4 {
             0 | 1 => {
                 let (name, bytes) = &records[rng.gen_range(0..records.len())];
-                let ext = Path::new(name).extension().unwrap().to_string_lossy().into_owned();
+                let ext = Path::new(name)
+                    .extension()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 let path = dir.join(format!("m{i}.{ext}"));
                 std::fs::write(&path, mutate(&mut rng, bytes)).unwrap();
                 let to = ["usi", "kif", "csa", "ki2"][rng.gen_range(0..4)];
-                (vec!["convert".into(), "--to".into(), to.into(), path.display().to_string()], Vec::new())
+                (
+                    vec![
+                        "convert".into(),
+                        "--to".into(),
+                        to.into(),
+                        path.display().to_string(),
+                    ],
+                    Vec::new(),
+                )
             }
             2 => {
                 let seed_input = SFENS[rng.gen_range(0..2)];
                 let s = mutate(&mut rng, seed_input.as_bytes());
                 (
-                    vec!["tsume".into(), "-".into(), "--nodes".into(), "2000".into(), "--memory".into(), "16".into()],
+                    vec![
+                        "tsume".into(),
+                        "-".into(),
+                        "--nodes".into(),
+                        "2000".into(),
+                        "--memory".into(),
+                        "16".into(),
+                    ],
                     s,
                 )
             }
@@ -358,7 +469,10 @@ fn fuzz_cli(seed: u64, count: usize) {
         let o = child.wait_with_output().unwrap();
         let code = o.status.code();
         let stderr = String::from_utf8_lossy(&o.stderr);
-        let shown = format!("{args:?} stdin {:?}: exit {code:?}, stderr {stderr:?}", String::from_utf8_lossy(&input));
+        let shown = format!(
+            "{args:?} stdin {:?}: exit {code:?}, stderr {stderr:?}",
+            String::from_utf8_lossy(&input)
+        );
         assert!(matches!(code, Some(0..=2)), "{shown}");
         if code == Some(2) {
             assert_eq!(stderr.lines().count(), 1, "{shown}");

@@ -79,15 +79,18 @@ fn emit_encoded(text: &str, encoding: Encoding) -> Result<(), Failure> {
     match encoding {
         Encoding::Utf8 => super::emit(text),
         Encoding::ShiftJis => {
-            let bytes = crate::notation::record::encode_shift_jis(&format!("{text}\n")).ok_or_else(|| {
-                let c = text
-                    .chars()
-                    .find(|c| crate::notation::record::encode_shift_jis(&c.to_string()).is_none())
-                    .unwrap_or('?');
-                Failure::input(format!(
+            let bytes = crate::notation::record::encode_shift_jis(&format!("{text}\n"))
+                .ok_or_else(|| {
+                    let c = text
+                        .chars()
+                        .find(|c| {
+                            crate::notation::record::encode_shift_jis(&c.to_string()).is_none()
+                        })
+                        .unwrap_or('?');
+                    Failure::input(format!(
                     "the output holds {c:?}, which Shift_JIS cannot encode (use --encoding utf-8)"
                 ))
-            })?;
+                })?;
             use std::io::Write;
             let mut out = std::io::stdout().lock();
             if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
@@ -266,7 +269,10 @@ mod tests {
     #[test]
     fn the_header_names_the_encoding_written() {
         let c = "#KIF version=2.0 encoding=Shift_JIS";
-        assert_eq!(header_comment(c, Encoding::Utf8), "#KIF version=2.0 encoding=UTF-8");
+        assert_eq!(
+            header_comment(c, Encoding::Utf8),
+            "#KIF version=2.0 encoding=UTF-8"
+        );
         assert_eq!(header_comment(c, Encoding::ShiftJis), c);
         assert_eq!(header_comment("# other", Encoding::Utf8), "# other");
     }

@@ -214,7 +214,9 @@ pub(crate) fn input_lines(
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         if std::path::Path::new(name).is_dir() {
-            return Err(Failure::input(format!("{name}: is a directory, not a file")));
+            return Err(Failure::input(format!(
+                "{name}: is a directory, not a file"
+            )));
         }
         let f = std::fs::File::open(name).map_err(|e| Failure::input(format!("{name}: {e}")))?;
         Box::new(std::io::BufReader::new(f))

@@ -125,12 +125,15 @@ fn problems_of(
             false,
         ));
     }
-    let lines = |name: &str| -> Result<Box<dyn Iterator<Item = Result<Problem, Failure>>>, Failure> {
-        Ok(Box::new(super::input_lines(name)?.filter_map(|item| match item {
-            Ok((n, line)) => read_problem_line(&line, n).map(Ok),
-            Err(e) => Some(Err(e)),
-        })))
-    };
+    let lines =
+        |name: &str| -> Result<Box<dyn Iterator<Item = Result<Problem, Failure>>>, Failure> {
+            Ok(Box::new(super::input_lines(name)?.filter_map(
+                |item| match item {
+                    Ok((n, line)) => read_problem_line(&line, n).map(Ok),
+                    Err(e) => Some(Err(e)),
+                },
+            )))
+        };
     let total = if path.is_file() {
         let mut n = 0;
         for p in lines(input)? {

@@ -1020,7 +1020,10 @@ mod tests {
             ki2,
             "#KIF version=2.0 encoding=UTF-8\n手合割：平手\n▲７六歩    △３四歩\n投了\nまで2手で後手の勝ち\n\n変化：2手\n△８四歩\n投了\nまで2手で後手の勝ち\n#末尾のコメント\n"
         );
-        assert_eq!(read_kif(&ki2).unwrap().main.moves[1].variations[0].summary, r.main.moves[1].variations[0].summary);
+        assert_eq!(
+            read_kif(&ki2).unwrap().main.moves[1].variations[0].summary,
+            r.main.moves[1].variations[0].summary
+        );
     }
 
     /// Issue 15: `まで…` closes the line; a move after it is refused (KIF and KI2),

@@ -298,7 +298,10 @@ pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let at = |offset: usize, kind: fn(usize) -> RecordErrorKind| {
         let before = &b[..offset];
-        let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let line_start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
         RecordError {
             line: before.iter().filter(|&&c| c == b'\n').count() + 1,
             kind: kind(offset - line_start + 1),

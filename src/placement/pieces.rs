@@ -288,14 +288,26 @@ mod tests {
     /// P22) are a valid question about attack patterns (specs/placement.md).
     #[test]
     fn zero_counts_are_refused_and_counts_beyond_a_set_are_not() {
-        assert_eq!(PieceSet::parse("P0"), Err(PieceSetError::BadCount { at: 1 }));
-        assert_eq!(PieceSet::parse("K2P0"), Err(PieceSetError::BadCount { at: 3 }));
-        assert_eq!(PieceSet::parse("P00"), Err(PieceSetError::BadCount { at: 1 }));
+        assert_eq!(
+            PieceSet::parse("P0"),
+            Err(PieceSetError::BadCount { at: 1 })
+        );
+        assert_eq!(
+            PieceSet::parse("K2P0"),
+            Err(PieceSetError::BadCount { at: 3 })
+        );
+        assert_eq!(
+            PieceSet::parse("P00"),
+            Err(PieceSetError::BadCount { at: 1 })
+        );
         assert_eq!(PieceSet::parse(""), Err(PieceSetError::Empty));
         assert_eq!(PieceSet::parse("K3").unwrap().count(PieceKind::King), 3);
         assert_eq!(PieceSet::parse("P22").unwrap().count(PieceKind::Pawn), 22);
         assert_eq!(PieceSet::parse("P81").unwrap().total(), 81);
-        assert_eq!(PieceSet::parse("P82"), Err(PieceSetError::BadCount { at: 1 }));
+        assert_eq!(
+            PieceSet::parse("P82"),
+            Err(PieceSetError::BadCount { at: 1 })
+        );
     }
 
     #[test]

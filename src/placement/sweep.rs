@@ -246,14 +246,18 @@ pub fn sweep_count_limited(
             let symmetric_layout = mirror == *layout;
             let mut out = (0u128, 0u128, 0u64, 0u64, 0u64);
             if symmetric_layout || layout.key() < mirror.key() {
-                let (n, stats) = full.count(layout, &short, &budget).ok_or_else(|| budget.error())?;
+                let (n, stats) = full
+                    .count(layout, &short, &budget)
+                    .ok_or_else(|| budget.error())?;
                 out.0 = if symmetric_layout { n } else { 2 * n };
                 out.2 = 1;
                 out.3 += stats.0;
                 out.4 = out.4.max(stats.1);
             }
             if symmetric_layout {
-                let (n, stats) = folded.count(layout, &short, &budget).ok_or_else(|| budget.error())?;
+                let (n, stats) = folded
+                    .count(layout, &short, &budget)
+                    .ok_or_else(|| budget.error())?;
                 out.1 = n;
                 out.3 += stats.0;
                 out.4 = out.4.max(stats.1);
@@ -902,8 +906,7 @@ mod tests {
 
     #[test]
     fn memory_limit_stops_the_count_and_a_fitting_limit_changes_nothing() {
-        let p =
-            Problem::new(PieceSet::parse("RB2G2K").unwrap(), Directions::One).on_board(6, 6);
+        let p = Problem::new(PieceSet::parse("RB2G2K").unwrap(), Directions::One).on_board(6, 6);
         let whole = sweep_count(&p).unwrap();
         let roomy = sweep_count_limited(&p, Shard::WHOLE, 1 << 30, &|_, _| {}).unwrap();
         assert_eq!(roomy, whole);

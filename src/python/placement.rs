@@ -45,7 +45,13 @@ pub fn placement_count(
         "sweep" => {
             let c = py
                 .allow_threads(|| sweep_count_shard(&p, part, &|_, _| {}))
-                .map_err(input_error)?;
+                .map_err(|e| match e {
+                    // The default limit (half the available memory) was reached.
+                    crate::placement::SweepError::MemoryLimit { .. } => {
+                        pyo3::exceptions::PyMemoryError::new_err(e.to_string())
+                    }
+                    e => input_error(e),
+                })?;
             PlaceCount::sweep(&p.set, shard, &c, millis(t.elapsed()))
         }
         other => {

@@ -203,7 +203,12 @@ fn saved(rec: &Value) -> Result<Option<Saved>, ImportError> {
             .filter(|a| a.len() == 9)
             .ok_or_else(|| shape(0, format!("ban[{x}] must be 9 squares")))?;
         for (y, sq) in file.iter().enumerate() {
-            let bad = || shape(0, format!("ban[{x}][{y}]: expected [] or [player, \"ff\"|\"fg\"]"));
+            let bad = || {
+                shape(
+                    0,
+                    format!("ban[{x}][{y}]: expected [] or [player, \"ff\"|\"fg\"]"),
+                )
+            };
             let sq = sq.as_array().ok_or_else(bad)?;
             board.push(match sq.as_slice() {
                 [] => None,
@@ -233,7 +238,12 @@ fn saved(rec: &Value) -> Result<Option<Saved>, ImportError> {
                     .ok_or_else(|| shape(0, format!("players[{i}].mochigoma missing")))?;
                 for (kind, n) in m {
                     let n = n.as_u64().filter(|_| kind == "ff").ok_or_else(|| {
-                        shape(0, format!("players[{i}].mochigoma: {kind:?}: {n}, expected \"ff\": count"))
+                        shape(
+                            0,
+                            format!(
+                                "players[{i}].mochigoma: {kind:?}: {n}, expected \"ff\": count"
+                            ),
+                        )
                     })?;
                     hands[i] = n;
                 }
@@ -264,11 +274,17 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
         &root
     };
     if !rec.is_object() {
-        return Err(shape(0, "not a shogitter record (expected an object with kifu)"));
+        return Err(shape(
+            0,
+            "not a shogitter record (expected an object with kifu)",
+        ));
     }
     if let Some(rule) = rec.get("ruleid") {
         if rule.as_u64() != Some(108) {
-            return Err(shape(0, format!("ruleid {rule}: only 108 (量子将棋) is supported")));
+            return Err(shape(
+                0,
+                format!("ruleid {rule}: only 108 (量子将棋) is supported"),
+            ));
         }
     }
     let kifu = rec["kifu"]
@@ -286,7 +302,12 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
                 "_0" => Some(Color::Sente),
                 "_1" => Some(Color::Gote),
                 "_9" => None,
-                _ => return Err(shape(ply, format!("result {r:?}, expected \"_0\", \"_1\" or \"_9\""))),
+                _ => {
+                    return Err(shape(
+                        ply,
+                        format!("result {r:?}, expected \"_0\", \"_1\" or \"_9\""),
+                    ))
+                }
             };
             let state = if k["data"].get("quantum").is_some() {
                 Some(state_of(k, ply)?)
@@ -752,15 +773,26 @@ mod tests {
             .into_iter()
             .find(|&m| {
                 let mut q = p.clone();
-                q.play(m).is_ok() && q.result() == Some(GameResult::KingCapture { winner: Color::Gote })
+                q.play(m).is_ok()
+                    && q.result()
+                        == Some(GameResult::KingCapture {
+                            winner: Color::Gote,
+                        })
             })
             .expect("a king capture");
         let (v, _) = finished(win, "_0", "☖勝ち");
         assert_eq!(
             replays(&v).unwrap().1,
-            Some(Ending::KingCapture { winner: Color::Gote })
+            Some(Ending::KingCapture {
+                winner: Color::Gote
+            })
         );
-        for (r, d) in [("_1", "☖勝ち"), ("_9", "千日手"), ("_9", "引き分け"), ("_0", "☗投了")] {
+        for (r, d) in [
+            ("_1", "☖勝ち"),
+            ("_9", "千日手"),
+            ("_9", "引き分け"),
+            ("_0", "☗投了"),
+        ] {
             let (v, _) = finished(win, r, d);
             assert!(replays(&v).is_err(), "{r} {d} after a king capture");
         }
@@ -776,11 +808,18 @@ mod tests {
         let (v, _) = finished(quiet, "_0", "☗投了");
         assert_eq!(
             replays(&v).unwrap().1,
-            Some(Ending::Resignation { winner: Color::Gote })
+            Some(Ending::Resignation {
+                winner: Color::Gote
+            })
         );
         let (v, _) = finished(quiet, "_9", "引き分け");
         assert_eq!(replays(&v).unwrap().1, Some(Ending::Agreement));
-        for (r, d) in [("_0", "☖勝ち"), ("_9", "千日手"), ("_1", "☗投了"), ("_3", "x")] {
+        for (r, d) in [
+            ("_0", "☖勝ち"),
+            ("_9", "千日手"),
+            ("_1", "☗投了"),
+            ("_3", "x"),
+        ] {
             let (v, _) = finished(quiet, r, d);
             assert!(replays(&v).is_err(), "{r} {d} on a game not over");
         }

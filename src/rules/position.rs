@@ -823,6 +823,9 @@ mod tests {
             piece: Piece::new(Color::Gote, PieceKind::Pawn),
             square: Square::new(1, 9).unwrap(),
         };
-        assert_eq!(v.to_string(), "行き所のない駒: Gote's 歩 (p) on 1i can never move");
+        assert_eq!(
+            v.to_string(),
+            "行き所のない駒: Gote's 歩 (p) on 1i can never move"
+        );
     }
 }

@@ -225,8 +225,12 @@ fn capture_line(p: &QuantumPosition, mv: QMove) -> Option<String> {
 pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     let name = a.file.display();
     let bytes = std::fs::read(&a.file).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| Failure::input(format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     if text.trim().is_empty() {
         return Err(Failure::input(format!("{name}: empty file (no record)")));
     }
@@ -356,7 +360,11 @@ fn finish_recorded(p: &QuantumPosition, ending: Option<shogitter::Ending>, json:
     let side = |c: Color| if c == Color::Sente { "sente" } else { "gote" };
     let (result, reason, text) = match ending {
         Some(shogitter::Ending::Resignation { winner }) => (
-            if winner == Color::Sente { "sente_win" } else { "gote_win" },
+            if winner == Color::Sente {
+                "sente_win"
+            } else {
+                "gote_win"
+            },
             "resignation",
             format!("result: {} wins (resignation, as recorded)", side(winner)),
         ),
