@@ -200,15 +200,16 @@ pub(crate) fn read_position(
         .map_err(|e| Failure::input(format!("bad position: {e}")))
 }
 
+/// Numbered lines of an input, or the error that ended it.
+pub(crate) type Lines = Box<dyn Iterator<Item = Result<(usize, String), Failure>>>;
+
 /// The lines of a file (or `-`: stdin), read one at a time so that a large input is
 /// never held whole: `(1-based line number, text without the line end)`, or a one-line
 /// error (`NAME: is a directory`, `NAME:LINE: not UTF-8 text`, a read error).
 ///
 /// # Errors
 /// A [`Failure`] (exit 2) when the input cannot be opened.
-pub(crate) fn input_lines(
-    name: &str,
-) -> Result<Box<dyn Iterator<Item = Result<(usize, String), Failure>>>, Failure> {
+pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
     use std::io::BufRead;
     let reader: Box<dyn BufRead> = if name == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))

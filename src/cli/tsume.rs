@@ -68,11 +68,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
+/// Problems read one at a time, or the error that ended the input.
+type ProblemIter = Box<dyn Iterator<Item = Result<Problem, Failure>>>;
+
 /// The problems of one run, streamed (a large file is never held whole): `total` is
 /// known for a single problem, a regular file (counted in a first pass) and a sharded
 /// stdin (read whole: a shard needs the count).
 struct Problems {
-    iter: Box<dyn Iterator<Item = Result<Problem, Failure>>>,
+    iter: ProblemIter,
     total: Option<usize>,
 }
 
@@ -125,15 +128,14 @@ fn problems_of(
             false,
         ));
     }
-    let lines =
-        |name: &str| -> Result<Box<dyn Iterator<Item = Result<Problem, Failure>>>, Failure> {
-            Ok(Box::new(super::input_lines(name)?.filter_map(
-                |item| match item {
-                    Ok((n, line)) => read_problem_line(&line, n).map(Ok),
-                    Err(e) => Some(Err(e)),
-                },
-            )))
-        };
+    let lines = |name: &str| -> Result<ProblemIter, Failure> {
+        Ok(Box::new(super::input_lines(name)?.filter_map(
+            |item| match item {
+                Ok((n, line)) => read_problem_line(&line, n).map(Ok),
+                Err(e) => Some(Err(e)),
+            },
+        )))
+    };
     let total = if path.is_file() {
         let mut n = 0;
         for p in lines(input)? {
