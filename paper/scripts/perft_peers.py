@@ -205,6 +205,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scratch", default="/work/scratch/perft-peers")
     ap.add_argument("--out", default=os.path.join(ROOT, "paper", "results", "perft-peers.md"))
+    ap.add_argument("--jsonl", default=os.path.join(ROOT, "paper", "results", "perft-peers.jsonl"),
+                    help="the measurements as data (one line per position and engine) for `experiments peers`")
     ap.add_argument("--tsume", action="append", default=[], metavar="LABEL=BIN")
     a = ap.parse_args()
     exe, py = build(a.scratch)
@@ -225,6 +227,16 @@ def main():
             totals[e] += float(s)
             print(name, e, n, s, flush=True)
         rows.append((name, depth, expected, reps, secs))
+    commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                            text=True).stdout.strip()
+    tmp = a.jsonl + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        for name, depth, n, reps, s in rows:
+            for e in engines:
+                f.write(json.dumps({"position": name, "depth": depth, "nodes": n, "runs": reps, "engine": e,
+                                    "cpu_s": s[e], "source": f"paper/scripts/perft_peers.py (shogi-lab {commit})"})
+                        + "\n")
+    os.replace(tmp, a.jsonl)
     lines = [
         "# Perft: shogi-lab vs haitaka vs yasai vs cshogi",
         "",
@@ -243,8 +255,6 @@ def main():
     lines.append(
         f"| **total** | | | | {t['shogi-lab']:.3f} | {t['haitaka']:.3f} | {t['yasai']:.3f} | {t['cshogi']:.3f} | "
         f"{t['haitaka'] / t['shogi-lab']:.2f}× | {t['yasai'] / t['shogi-lab']:.2f}× | {t['cshogi'] / t['shogi-lab']:.2f}× |")
-    commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
-                            text=True).stdout.strip()
     lines += [
         "",
         f"Command: `python3 paper/scripts/perft_peers.py` (shogi-lab {commit}, haitaka {HAITAKA_VERSION.strip('=')} "

@@ -1,5 +1,5 @@
 use super::Failure;
-use crate::experiments::{registry, Config};
+use crate::experiments::{figures, registry, Config, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,13 @@ pub struct ExperimentsArgs {
     /// which git ignores; the paper's tables are regenerated with `--out paper/results`.
     #[arg(long, default_value = DEFAULT_OUT)]
     pub out: PathBuf,
+    /// Where the peer scripts' data files (`*.jsonl`) are, for `peers`.
+    #[arg(long, default_value = "paper/results")]
+    pub data: PathBuf,
+    /// Run nothing: draw the figures from the tables an earlier run wrote to `--out`
+    /// (`<name>.md`, or `<name>-full.md` with `--full`) and from `--data`.
+    #[arg(long)]
+    pub figures_only: bool,
     /// Print one JSON object per experiment (`name`, `description`, `tables`, `time_ms`)
     /// instead of its Markdown (the Markdown file is still written).
     #[arg(long)]
@@ -78,11 +85,36 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         }
     }
     check_out_dir(&a.out)?;
-    let config = Config { full: a.full };
+    let config = Config {
+        full: a.full,
+        data: &a.data,
+    };
     for e in all
         .iter()
         .filter(|e| a.names.is_empty() || a.names.iter().any(|n| n == e.name))
     {
+        // Long runs keep their own file, so a quick run never overwrites them.
+        let stem = if a.full {
+            format!("{}-full", e.name)
+        } else {
+            e.name.to_string()
+        };
+        if a.figures_only {
+            let path = a.out.join(format!("{stem}.md"));
+            let (tables, note) = match std::fs::read_to_string(&path) {
+                Ok(md) => (Table::parse_markdown(&md), String::new()),
+                Err(_) => (
+                    Vec::new(),
+                    format!(" (no {}: run the experiment first)", path.display()),
+                ),
+            };
+            let figs = figures::for_experiment(e.name, config, &tables)
+                .map_err(|m| Failure::input(format!("figures of {}: {m}{note}", e.name)))?;
+            for (file, caption) in write_figures(&a.out, &stem, &figs)? {
+                super::emit(format!("{file}: {caption}"));
+            }
+            continue;
+        }
         let bar = ProgressBar::new(1);
         bar.set_style(
             ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {elapsed}")
@@ -95,20 +127,31 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             bar.set_position(done);
         };
         let started = std::time::Instant::now();
-        let tables = (e.run)(config, &progress)
-            .map_err(|m| Failure::internal(format!("experiment {}: {m}", e.name)))?;
+        let tables = (e.run)(config, &progress).map_err(|m| {
+            let m = format!("experiment {}: {m}", e.name);
+            // `peers` only reads the data files: its failures are bad input.
+            if e.name == crate::experiments::peers::EXPERIMENT.name {
+                Failure::input(m)
+            } else {
+                Failure::internal(m)
+            }
+        })?;
         bar.finish_and_clear();
         let mut md = format!("# {}\n\n{}\n\n", e.name, e.description);
         for t in &tables {
             md.push_str(&t.to_markdown());
             md.push('\n');
         }
-        // Long runs keep their own file, so a quick run never overwrites them.
-        let stem = if a.full {
-            format!("{}-full", e.name)
-        } else {
-            e.name.to_string()
-        };
+        let figs = figures::for_experiment(e.name, config, &tables)
+            .map_err(|m| Failure::internal(format!("figures of {}: {m}", e.name)))?;
+        let written = write_figures(&a.out, &stem, &figs)?;
+        if !written.is_empty() {
+            md.push_str("## Figures\n\n");
+            for (file, caption) in &written {
+                md.push_str(&format!("- `{file}`: {caption}\n"));
+            }
+            md.push('\n');
+        }
         let path = a.out.join(format!("{stem}.md"));
         write_atomically(&path, &md)
             .map_err(|err| Failure::internal(format!("cannot write {}: {err}", path.display())))?;
@@ -136,6 +179,25 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         eprintln!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// Writes each figure as `<out>/<stem>-<name>.svg` (through a temporary file and a rename);
+/// returns (file name, caption) per figure.
+fn write_figures(
+    out: &Path,
+    stem: &str,
+    figs: &[figures::Figure],
+) -> Result<Vec<(String, String)>, Failure> {
+    let mut written = Vec::new();
+    for f in figs {
+        let file = format!("{stem}-{}.svg", f.name);
+        let path = out.join(&file);
+        write_atomically(&path, &f.svg)
+            .map_err(|err| Failure::internal(format!("cannot write {}: {err}", path.display())))?;
+        eprintln!("wrote {}", path.display());
+        written.push((file, f.caption.clone()));
+    }
+    Ok(written)
 }
 
 #[cfg(test)]
