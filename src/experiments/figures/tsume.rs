@@ -73,15 +73,17 @@ fn cpu_scatter(runs: &[Run], cmd: &str) -> Result<Figure, String> {
                 .map(|r| (r.id.as_str(), r))
                 .collect()
         };
-        let ours = by_id(OURS);
         for peer in engines(run.rows.iter().map(|r| r.engine.as_str())) {
             if peer == OURS {
                 continue;
             }
             let theirs = by_id(&peer);
             let mut sets: [Vec<(f64, f64)>; 4] = Default::default();
-            for (id, o) in &ours {
-                let Some(t) = theirs.get(id) else { continue };
+            // In file order, so that the SVG is the same on every run.
+            for o in run.rows.iter().filter(|r| r.engine == OURS) {
+                let Some(t) = theirs.get(o.id.as_str()) else {
+                    continue;
+                };
                 let (Some(x), Some(y)) = (t.cpu_s, o.cpu_s) else {
                     continue;
                 };
