@@ -302,7 +302,7 @@ pub fn hbars(
             .flat_map(|g| g.values.iter().flatten().copied()),
         0.0,
     );
-    let hi = hi * 3.0; // room for the value texts
+    let hi = hi * 8.0; // room for the value texts and the legend
     let n = categories.len();
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 18))
