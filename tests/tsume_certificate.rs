@@ -1,111 +1,409 @@
-//! Tsume certificates: extracted from the solver's table for the hand-made
-//! cases, every one accepted by the independent
-//! checker; every kind of tampering rejected.
+//! Tsume certificates (specs/certificate.md): extracted from the solver's table for
+//! the hand-made cases and several classics, every one accepted by the independent
+//! checker; every kind of tampering rejected with exit 1 naming the node; unreadable
+//! text exit 2; the CLI's `tsume --certificate` and `check-certificate`.
 
-use shogi_lab::certificate::{check_text, extract, write_jsonl};
+use serde_json::Value;
+use shogi_lab::certificate::{check_text, CheckError};
+use shogi_lab::notation::sfen::{parse_setup, write_setup};
+use shogi_lab::rules::{Color, PieceKind, Position};
+use shogi_lab::tsume::certificate::{extract, write_jsonl};
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{load_problem, DefenderHand, Outcome, Solver, SolverOptions};
+use std::process::Command;
 
 const CASES: &str = include_str!("../specs/tsume/cases.sfen");
+const CLASSICS: &str = include_str!("../specs/tsume/classics.sfen");
+/// Classics whose first proof takes well under 100 000 nodes (paper/results/certificates.md).
+const QUICK_CLASSICS: [&str; 6] = [
+    "zukou-011",
+    "zukou-013",
+    "zukou-016",
+    "zukou-030",
+    "musou-009",
+    "musou-018",
+];
 
-fn opts() -> SolverOptions {
+fn opts(shortest: bool) -> SolverOptions {
     SolverOptions {
-        nodes: Some(3_000_000),
+        nodes: Some(1_000_000),
         memory_mib: 64,
+        shortest,
         ..SolverOptions::default()
     }
 }
 
-/// Solves, extracts and writes the certificate of one problem.
-fn certificate_text(sfen: &str, mode: DefenderHand) -> Option<(String, Outcome)> {
-    let pos = load_problem(sfen, mode).unwrap();
-    let mut s = Solver::try_new(opts()).unwrap();
-    let r = s.solve(&pos);
+/// Solves `pos`, extracts its certificate, checks it, and returns the text.
+fn certificate_of(pos: &Position, shortest: bool) -> Option<(String, Outcome)> {
+    let mut s = Solver::try_new(opts(shortest)).unwrap();
+    let r = s.solve(pos);
     if r.outcome == Outcome::Unknown {
         return None;
     }
-    let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    let cert = extract(&s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
     let mut out = Vec::new();
     write_jsonl(&cert, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let checked = check_text(&text, Some(&pos)).unwrap_or_else(|e| panic!("{sfen}: {e}\n{text}"));
+    let checked = check_text(&text, Some(pos)).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(checked.result, r.outcome.as_str());
+    assert_eq!(checked.nodes, cert.nodes.len());
     if r.outcome == Outcome::Mate {
+        // The certificate proves plain mate: its longest line is at least the solution.
         assert!(checked.plies.unwrap() as usize >= r.line.len());
     }
     Some((text, r.outcome))
 }
 
-#[test]
-fn hand_made_cases_are_certified() {
-    let cases = read_problems(CASES);
-    let mut n = 0;
-    for c in &cases {
-        let mode = match c.extra[1].as_str() {
-            "given" => DefenderHand::AsGiven,
-            _ => DefenderHand::Remaining,
-        };
-        if certificate_text(&c.sfen, mode).is_some() {
-            n += 1;
-        }
-    }
-    assert!(n >= 10, "{n} certified");
+fn case_positions() -> Vec<(String, Position, Outcome)> {
+    read_problems(CASES)
+        .iter()
+        .map(|c| {
+            let mode = match c.extra[1].as_str() {
+                "given" => DefenderHand::AsGiven,
+                _ => DefenderHand::Remaining,
+            };
+            let want = if c.extra[0] == "nomate" {
+                Outcome::NoMate
+            } else {
+                Outcome::Mate
+            };
+            (c.id.clone(), load_problem(&c.sfen, mode).unwrap(), want)
+        })
+        .collect()
+}
+
+fn classic(id: &str) -> Position {
+    let p = read_problems(CLASSICS)
+        .into_iter()
+        .find(|p| p.id == id)
+        .unwrap_or_else(|| panic!("{id} not in classics.sfen"));
+    load_problem(&p.sfen, DefenderHand::Remaining).unwrap()
 }
 
 #[test]
-fn tampering_is_rejected() {
-    // 3-ply mate with interpositions: ▲1三香 style cases come from specs/tsume/cases.sfen.
-    let cases = read_problems(CASES);
-    let mut tried = 0;
-    for c in &cases {
-        let mode = match c.extra[1].as_str() {
-            "given" => DefenderHand::AsGiven,
-            _ => DefenderHand::Remaining,
-        };
-        let Some((text, outcome)) = certificate_text(&c.sfen, mode) else {
-            continue;
-        };
-        let lines: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        let render =
-            |ls: &[serde_json::Value]| ls.iter().map(|v| format!("{v}\n")).collect::<String>();
-        // A move removed (every node with moves lists exactly what its rule demands).
-        let Some(d) = lines
-            .iter()
-            .position(|v| v["moves"].as_array().is_some_and(|m| !m.is_empty()))
-        else {
-            continue;
-        };
-        let mut t = lines.clone();
-        t[d]["moves"].as_array_mut().unwrap().pop();
-        let e = check_text(&render(&t), None).unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
-        // A child swapped: two replies pointing at each other's child.
-        let mut t = lines.clone();
-        let m = t[d]["moves"].as_array_mut().unwrap();
-        if m.len() >= 2 && m[0][1] != m[1][1] {
-            let (a, b) = (m[0][1].clone(), m[1][1].clone());
-            m[0][1] = b;
-            m[1][1] = a;
-            assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 1);
+fn hand_made_cases_are_certified_in_both_modes() {
+    for (id, pos, want) in case_positions() {
+        for shortest in [true, false] {
+            let (_, got) = certificate_of(&pos, shortest).unwrap_or_else(|| panic!("{id}"));
+            assert_eq!(got, want, "{id}");
         }
-        if outcome != Outcome::Mate {
-            tried += 1;
-            continue;
-        }
-        // Wrong depth in the header.
-        let mut t = lines.clone();
-        t[0]["plies"] = (t[0]["plies"].as_u64().unwrap() + 2).into();
-        assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 1);
-        // A cycle: the root's only move pointed back at the root.
-        let mut t = lines.clone();
-        t[1]["moves"][0][1] = 0.into();
-        assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 1);
-        // Unreadable text.
-        assert_eq!(check_text("{", None).unwrap_err().exit_code(), 2);
-        tried += 1;
     }
-    assert!(tried >= 4, "no case exercised the tampering checks");
+}
+
+#[test]
+fn quick_classics_are_certified() {
+    for id in QUICK_CLASSICS {
+        let (text, outcome) = certificate_of(&classic(id), false).expect(id);
+        assert_eq!(outcome, Outcome::Mate, "{id}");
+        // Plain mate with every futile interposition: far more than one line.
+        assert!(text.lines().count() > 50, "{id}");
+    }
+}
+
+#[test]
+#[ignore = "40 classics at up to 1 M nodes each: about 30 s of CPU"]
+fn forty_classics_are_certified() {
+    let mut certified = 0;
+    for p in read_problems(CLASSICS)
+        .iter()
+        .filter(|p| p.id.starts_with("zukou-0") || p.id.starts_with("musou-0"))
+        .filter(|p| p.id[6..].parse::<u32>().is_ok_and(|n| n <= 20))
+    {
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        if certificate_of(&pos, false).is_some() {
+            certified += 1;
+        }
+    }
+    assert!(certified >= 35, "{certified} of 40 certified");
+}
+
+// ---- tampering ----
+
+fn lines_of(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn render(ls: &[Value]) -> String {
+    ls.iter().map(|v| format!("{v}\n")).collect()
+}
+
+/// The checker's verdict must be "invalid" (exit 1) at node `node`.
+fn assert_rejected_at(ls: &[Value], node: usize, what: &str) {
+    match check_text(&render(ls), None) {
+        Err(e @ CheckError::Invalid { node: n, .. }) => {
+            assert_eq!(e.exit_code(), 1);
+            assert_eq!(n, node, "{what}: {e}");
+        }
+        other => panic!("{what}: expected rejection at node {node}, got {other:?}"),
+    }
+}
+
+fn sfen_of(v: &Value) -> Position {
+    let s = parse_setup(v["sfen"].as_str().unwrap()).unwrap();
+    let attacker_to_move = s.side_to_move == Color::Sente;
+    let rules = if attacker_to_move {
+        shogi_lab::rules::Rules::TSUME
+    } else {
+        shogi_lab::rules::Rules::TSUME.swapped()
+    };
+    Position::from_setup(s, rules).unwrap()
+}
+
+/// A defender node with at least two replies into different children.
+fn defender_with_two(ls: &[Value]) -> usize {
+    ls[1..]
+        .iter()
+        .position(|v| {
+            v["sfen"].as_str().unwrap().split(' ').nth(1) == Some("w")
+                && v["moves"].as_array().is_some_and(|m| {
+                    m.len() >= 2 && m[0][1] != m[1][1]
+                })
+        })
+        .map(|i| i + 1)
+        .expect("a defender node with two replies")
+}
+
+#[test]
+fn every_kind_of_tampering_is_rejected_naming_the_node() {
+    let (text, outcome) = certificate_of(&classic("zukou-011"), false).unwrap();
+    assert_eq!(outcome, Outcome::Mate);
+    let ls = lines_of(&text);
+    assert!(check_text(&text, None).is_ok());
+    let id = |line: usize| ls[line]["id"].as_u64().unwrap() as usize;
+
+    // A reply removed from a defender node.
+    let d = defender_with_two(&ls);
+    let mut t = ls.clone();
+    t[d]["moves"].as_array_mut().unwrap().pop();
+    assert_rejected_at(&t, id(d), "a reply removed");
+
+    // Two children swapped.
+    let mut t = ls.clone();
+    let m = t[d]["moves"].as_array_mut().unwrap();
+    let (a, b) = (m[0][1].clone(), m[1][1].clone());
+    m[0][1] = b;
+    m[1][1] = a;
+    assert_rejected_at(&t, id(d), "children swapped");
+
+    // A legal move that is no check, into a node of exactly its position.
+    let root = sfen_of(&ls[1]);
+    let quiet = root
+        .legal_moves()
+        .into_iter()
+        .find(|&m| !root.gives_check(m))
+        .expect("a quiet move");
+    let mut after = root.clone();
+    after.play_unchecked(quiet);
+    let mut t = ls.clone();
+    let n = t.len() - 1;
+    t.push(serde_json::json!({"id": n, "sfen": write_setup(&after.to_setup()), "moves": []}));
+    t[1]["moves"] = serde_json::json!([[quiet.to_string(), n]]);
+    assert_rejected_at(&t, 0, "a non-check move");
+
+    // covered_by with the wrong hands: the root's board with one attacker piece fewer
+    // (and the defender one more) cannot be covered by the root; the reverse can.
+    let mut weaker = root.to_setup();
+    let kind = PieceKind::HAND
+        .into_iter()
+        .find(|&k| weaker.hands.sente.count(k) > 0)
+        .expect("the attacker holds a piece");
+    weaker.hands.sente = weaker.hands.sente.remove(kind);
+    weaker.hands.gote = weaker.hands.gote.add(kind);
+    let mut t = ls.clone();
+    let n = t.len() - 1;
+    t.push(serde_json::json!({"id": n, "sfen": write_setup(&weaker), "covered_by": 0}));
+    let e = check_text(&render(&t), None).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { node, why } if *node == n && why.contains("hands")),
+        "{e}"
+    );
+    let mut stronger = root.to_setup();
+    let dkind = PieceKind::HAND
+        .into_iter()
+        .find(|&k| stronger.hands.gote.count(k) > 0)
+        .expect("the defender holds a piece");
+    stronger.hands.gote = stronger.hands.gote.remove(dkind);
+    stronger.hands.sente = stronger.hands.sente.add(dkind);
+    let mut t = ls.clone();
+    t.push(serde_json::json!({"id": n, "sfen": write_setup(&stronger), "covered_by": 0}));
+    let e = check_text(&render(&t), None).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { node, why } if *node == n && why.contains("reachable")),
+        "the hands cover, only reachability fails: {e}"
+    );
+
+    // A cycle in a mate proof: an attacker node "proven" by a copy of itself that is
+    // proven by it (a circular argument; every node alone passes its rules).
+    let a = ls[2..]
+        .iter()
+        .position(|v| {
+            v["sfen"].as_str().unwrap().split(' ').nth(1) == Some("b") && v.get("moves").is_some()
+        })
+        .map(|i| i + 2)
+        .expect("a non-root attacker node");
+    let mut t = ls.clone();
+    let n = t.len() - 1;
+    let mut copy = t[a].clone();
+    copy["id"] = n.into();
+    copy.as_object_mut().unwrap().remove("moves");
+    copy["covered_by"] = id(a).into();
+    t[a].as_object_mut().unwrap().remove("moves");
+    t[a]["covered_by"] = n.into();
+    t.push(copy);
+    let e = check_text(&render(&t), None).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { node, why } if (*node == n || *node == id(a)) && why.contains("cycle")),
+        "{e}"
+    );
+
+    // A wrong depth in the header.
+    let mut t = ls.clone();
+    t[0]["plies"] = (t[0]["plies"].as_u64().unwrap() + 2).into();
+    assert_rejected_at(&t, 0, "a wrong depth");
+
+    // A move into a child that is another position.
+    let mut t = ls.clone();
+    t[1]["moves"][0][1] = 0.into();
+    assert_rejected_at(&t, 0, "a move into the wrong node");
+
+    // A mate attacker node without its move.
+    let mut t = ls.clone();
+    t.truncate(2);
+    t[1]["moves"] = serde_json::json!([]);
+    t[0]["plies"] = 0.into();
+    assert_rejected_at(&t, 0, "an attacker node without a move");
+}
+
+#[test]
+fn nomate_tampering_is_rejected() {
+    // 連続王手の千日手: the rook checks forever; the disproof graph has a cycle, allowed.
+    let (_, pos, _) = case_positions()
+        .into_iter()
+        .find(|(id, ..)| id == "perpetual-rook")
+        .unwrap();
+    let (text, outcome) = certificate_of(&pos, true).unwrap();
+    assert_eq!(outcome, Outcome::NoMate);
+    let ls = lines_of(&text);
+    // A check removed from an attacker node (the root lists every check).
+    let mut t = ls.clone();
+    assert!(t[1]["moves"].as_array().unwrap().len() >= 2);
+    t[1]["moves"].as_array_mut().unwrap().pop();
+    assert_rejected_at(&t, 0, "a check removed");
+    // The claim turned into mate: the root has several moves, not one.
+    let mut t = ls.clone();
+    t[0]["result"] = "mate".into();
+    t[0]["plies"] = 1.into();
+    assert_rejected_at(&t, 0, "nomate graph claimed as mate");
+}
+
+#[test]
+fn unreadable_text_is_exit_2() {
+    for bad in [
+        "",
+        "{",
+        "{\"format\":\"other\",\"version\":1}",
+        "{\"format\":\"shogi-lab/tsume-certificate\",\"version\":2,\"result\":\"mate\",\"root\":0,\"plies\":1}",
+        "{\"format\":\"shogi-lab/tsume-certificate\",\"version\":1,\"result\":\"mate\",\"root\":0,\"plies\":1}\n{\"id\":0,\"sfen\":\"not a sfen\",\"moves\":[]}",
+        "{\"format\":\"shogi-lab/tsume-certificate\",\"version\":1,\"result\":\"mate\",\"root\":0,\"plies\":1}\n{\"id\":0,\"sfen\":\"8k/9/8P/9/9/9/9/9/9 b G 1\"}",
+    ] {
+        let e = check_text(bad, None).unwrap_err();
+        assert_eq!(e.exit_code(), 2, "{bad:?}: {e}");
+    }
+}
+
+// ---- the CLI ----
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shogi-lab-cert-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_file(&d);
+    d
+}
+
+#[test]
+fn cli_writes_certificates_the_checker_accepts() {
+    // One problem: PATH is the file.
+    let file = tmp("one.jsonl");
+    let out = bin()
+        .args(["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json", "--certificate"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["certified"], Value::Bool(true));
+    let ok = bin()
+        .args(["check-certificate"])
+        .arg(&file)
+        .args(["--problem", "8k/9/8P/9/9/9/9/9/9 b G 1"])
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0));
+    // The wrong problem: exit 1.
+    let wrong = bin()
+        .args(["check-certificate"])
+        .arg(&file)
+        .args(["--problem", "8k/9/8P/9/9/9/9/9/9 b S 1"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("node 0"));
+    // Tampered (the mating drop's child replaced by the root): exit 1 naming node 0.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut ls = lines_of(&text);
+    ls[1]["moves"][0][1] = 0.into();
+    std::fs::write(&file, render(&ls)).unwrap();
+    let bad = bin().arg("check-certificate").arg(&file).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("node 0:"));
+    // Unreadable: exit 2 (bad JSON, and a missing file).
+    std::fs::write(&file, "{ not json").unwrap();
+    let unreadable = bin().arg("check-certificate").arg(&file).output().unwrap();
+    assert_eq!(unreadable.status.code(), Some(2));
+    let _ = std::fs::remove_file(&file);
+    let missing = bin().arg("check-certificate").arg(&file).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+
+    // Several problems: a directory with <id>.jsonl each; --no-certify gives null.
+    let dir = tmp("dir");
+    let out = bin()
+        .args(["tsume", "specs/tsume/cases.sfen", "--json", "--nodes", "200000", "--certificate"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), read_problems(CASES).len());
+    for r in &rows {
+        assert_eq!(r["certified"], Value::Bool(true), "{r}");
+        let f = dir.join(format!("{}.jsonl", r["id"].as_str().unwrap()));
+        let ok = bin()
+            .arg("check-certificate")
+            .arg(&f)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert_eq!(ok.status.code(), Some(0), "{}", f.display());
+        let c: Value = serde_json::from_slice(&ok.stdout).unwrap();
+        assert_eq!(c["result"], r["result"]);
+    }
+    assert!(!std::fs::read_dir(&dir)
+        .unwrap()
+        .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "tmp")));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = bin()
+        .args(["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json", "--no-certify"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["certified"], Value::Null);
 }

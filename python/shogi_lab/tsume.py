@@ -24,6 +24,9 @@ class TsumeResult:
     """The mate line in Japanese notation (``▲５二金 …``)."""
     shortest: Optional[bool] = None
     """With ``shortest=True`` and a mate: whether the line is proven shortest within the limits."""
+    certified: Optional[bool] = None
+    """For a mate or nomate: whether its certificate passed the independent checker
+    (``specs/certificate.md``); ``None`` for ``unknown`` or with ``certify=False``."""
     nodes: int = 0
     time_ms: int = 0
 
@@ -35,13 +38,15 @@ def solve(
     memory_mib: int = 256,
     shortest: bool = True,
     defender_hand_as_given: bool = False,
+    certify: bool = True,
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
     ``nodes``/``time`` (seconds) limit the search; ``memory_mib`` sizes the table
     (``MemoryError`` if the machine cannot give it). By default the defender holds
     every piece not on the board or in the attacker's hand (the tsume convention).
-    The GIL is released while solving.
+    The GIL is released while solving. With ``certify`` (the CLI's default) a mate or
+    nomate is certified in-process (``certified``; ``tsume --no-certify`` is ``certify=False``).
     """
-    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given)
+    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify)
     return TsumeResult(**d)

@@ -9,10 +9,10 @@
 //! acyclic ([`petgraph::algo::toposort`]) and its longest path (moves count 1,
 //! `covered_by` 0) is its depth, which must equal the header's `plies`.
 
-use crate::notation::sfen::parse_setup;
+use crate::notation::sfen::{parse_setup, parse_usi_move, UsiMove};
 use crate::rules::{Hand, Move, PieceKind, Position, Rules};
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 
 /// Why a certificate was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -244,8 +244,7 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                 if *m == id {
                     return Err(invalid(id, "covered by itself"));
                 }
-                let same_board = crate::notation::sfen::write_sfen(p).split(' ').next()
-                    == crate::notation::sfen::write_sfen(q).split(' ').next();
+                let same_board = p.to_setup().board == q.to_setup().board;
                 if !same_board || p.side_to_move() != q.side_to_move() {
                     return Err(invalid(
                         id,
@@ -266,21 +265,25 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             }
             Body::Moves(moves) => {
                 let legal = p.legal_moves_naive();
-                let by_usi: HashMap<String, Move> =
-                    legal.iter().map(|m| (m.to_string(), *m)).collect();
-                let mut listed = BTreeSet::new();
+                let gives_check = |m: Move| {
+                    let mut a = p.clone();
+                    a.play_unchecked(m);
+                    attacked(&a)
+                };
+                let mut listed: HashSet<Move> = HashSet::with_capacity(moves.len());
                 for (usi, c) in moves {
-                    let m = by_usi
-                        .get(usi)
-                        .ok_or_else(|| invalid(id, format!("{usi} is not legal")))?;
-                    if !listed.insert(usi.clone()) {
+                    let m = match parse_usi_move(usi) {
+                        Ok(UsiMove(m)) if legal.contains(&m) => m,
+                        _ => return Err(invalid(id, format!("{usi} is not legal"))),
+                    };
+                    if !listed.insert(m) {
                         return Err(invalid(id, format!("{usi} listed twice")));
                     }
                     let child = pos
                         .get(c)
                         .ok_or_else(|| invalid(id, format!("{usi} leads to missing node {c}")))?;
                     let mut after = p.clone();
-                    after.play_unchecked(*m);
+                    after.play_unchecked(m);
                     if after != *child {
                         return Err(invalid(id, format!("{usi} does not lead to node {c}")));
                     }
@@ -289,18 +292,16 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                     }
                     g.add_edge(gi[&id], gi[c], 1);
                 }
-                let checks = || -> BTreeSet<String> {
+                // Every listed move is legal and listed once, so "every legal move (check)
+                // is listed" is a count; the missing ones are named only on failure.
+                let missing = |pred: &dyn Fn(Move) -> bool| -> Vec<String> {
                     legal
                         .iter()
-                        .filter(|&&m| {
-                            let mut a = p.clone();
-                            a.play_unchecked(m);
-                            attacked(&a)
-                        })
+                        .filter(|&&m| pred(m) && !listed.contains(&m))
+                        .take(3)
                         .map(|m| m.to_string())
                         .collect()
                 };
-                let all: BTreeSet<String> = by_usi.keys().cloned().collect();
                 match (mate, attacking) {
                     (true, true) if moves.len() != 1 => {
                         return Err(invalid(
@@ -308,20 +309,22 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                             format!("a mate attacker node has {} moves, not 1", moves.len()),
                         ))
                     }
-                    (true, false) if listed != all => {
-                        let missing: Vec<_> = all.difference(&listed).take(3).collect();
+                    (true, false) if listed.len() != legal.len() => {
                         return Err(invalid(
                             id,
-                            format!("defender replies missing: {missing:?}"),
+                            format!("defender replies missing: {:?}", missing(&|_| true)),
                         ));
                     }
                     (true, false) if moves.is_empty() && !attacked(p) => {
                         return Err(invalid(id, "a leaf that is not in check"))
                     }
-                    (false, true) if listed != checks() => {
-                        let c = checks();
-                        let missing: Vec<_> = c.difference(&listed).take(3).collect();
-                        return Err(invalid(id, format!("checks missing: {missing:?}")));
+                    (false, true)
+                        if listed.len() != legal.iter().filter(|&&m| gives_check(m)).count() =>
+                    {
+                        return Err(invalid(
+                            id,
+                            format!("checks missing: {:?}", missing(&gives_check)),
+                        ));
                     }
                     (false, false) if moves.len() != 1 => {
                         return Err(invalid(
@@ -336,15 +339,6 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                 }
             }
         }
-    }
-    // Every node reachable from the root.
-    let mut seen = vec![false; g.node_count()];
-    let mut dfs = petgraph::visit::Dfs::new(&g, gi[&root]);
-    while let Some(n) = dfs.next(&g) {
-        seen[n.index()] = true;
-    }
-    if let Some(&id) = ids.iter().find(|&&id| !seen[gi[&id].index()]) {
-        return Err(invalid(id, "not reachable from the root"));
     }
     let depth = if mate {
         let order = petgraph::algo::toposort(&g, None)
@@ -371,6 +365,16 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     } else {
         None
     };
+    // Every node reachable from the root (after acyclicity: a circular argument is
+    // named as a cycle even when it leaves nodes behind).
+    let mut seen = vec![false; g.node_count()];
+    let mut dfs = petgraph::visit::Dfs::new(&g, gi[&root]);
+    while let Some(n) = dfs.next(&g) {
+        seen[n.index()] = true;
+    }
+    if let Some(&id) = ids.iter().find(|&&id| !seen[gi[&id].index()]) {
+        return Err(invalid(id, "not reachable from the root"));
+    }
     Ok(Checked {
         result: if mate { "mate" } else { "nomate" }.into(),
         plies: depth,

@@ -1,11 +1,13 @@
 //! `shogi-lab tsume` and `shogi-lab usi`.
 
+use super::certificate::{certify_answer, ms_since, now, Certified};
 use super::{emit, Failure};
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::output::tsume::TsumeOut;
 use crate::tsume::problems::{parse_line as read_problem_line, Problem};
-use crate::tsume::{load_problem, try_solve, DefenderHand, Outcome, SolverOptions};
+use crate::tsume::{load_problem, DefenderHand, Outcome, SolveResult, Solver, SolverOptions};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Arguments of `shogi-lab tsume`.
@@ -52,6 +54,14 @@ pub struct TsumeArgs {
     /// With a KIF/KI2/CSA file: solve the position after this many main-line moves.
     #[arg(long, default_value_t = 0)]
     pub ply: usize,
+    /// Write the certificate of every mate and nomate (JSON lines, specs/certificate.md):
+    /// with one problem PATH is the file, with several a directory of `<id>.jsonl` files.
+    #[arg(long, value_name = "PATH")]
+    pub certificate: Option<std::path::PathBuf>,
+    /// Skip the in-process certificate check (`"certified": null`); certificates asked
+    /// for with --certificate are still written, unchecked.
+    #[arg(long)]
+    pub no_certify: bool,
 }
 
 /// A time in seconds: finite and not negative.
@@ -185,6 +195,84 @@ fn problems_of(
     }
 }
 
+/// Where each problem's certificate goes: with one problem `--certificate PATH` itself,
+/// with several (or a stream of unknown length) `PATH/<id>.jsonl`, the directory created
+/// first; ids must be distinct plain file names. Decided on the whole input before any
+/// `--shard`, so every shard writes alike.
+struct CertificatePaths {
+    path: PathBuf,
+    single: bool,
+    seen: std::collections::HashSet<String>,
+}
+
+impl CertificatePaths {
+    fn new(path: &Path, total: Option<usize>) -> Result<CertificatePaths, Failure> {
+        let single = total == Some(1);
+        if !single {
+            std::fs::create_dir_all(path)
+                .map_err(|e| Failure::input(format!("--certificate {}: {e}", path.display())))?;
+        }
+        Ok(CertificatePaths {
+            path: path.to_path_buf(),
+            single,
+            seen: Default::default(),
+        })
+    }
+
+    fn path_for(&mut self, p: &Problem) -> Result<PathBuf, Failure> {
+        if self.single {
+            return Ok(self.path.clone());
+        }
+        let plain = !p.id.is_empty()
+            && p.id != "."
+            && p.id != ".."
+            && !p
+                .id
+                .chars()
+                .any(|c| c == '/' || c == '\\' || c.is_control());
+        if !plain {
+            return Err(Failure::input(format!(
+                "line {}: id {:?} is not a plain file name for --certificate",
+                p.line, p.id
+            )));
+        }
+        if !self.seen.insert(p.id.clone()) {
+            return Err(Failure::input(format!(
+                "line {}: id {:?} twice: --certificate needs distinct ids",
+                p.line, p.id
+            )));
+        }
+        Ok(self.path.join(format!("{}.jsonl", p.id)))
+    }
+}
+
+/// Solves one problem and certifies the answer, on a thread with a deep stack
+/// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
+/// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
+fn solve_and_certify(
+    pos: &crate::rules::Position,
+    opts: &SolverOptions,
+    path: Option<&Path>,
+    check: bool,
+) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, || {
+                let mut solver = Solver::try_new(opts.clone())
+                    .map_err(|e| Failure::input(format!("--memory: {e}")))?;
+                let t = now();
+                let r = solver.solve(pos);
+                let solve_ms = ms_since(t);
+                let c = certify_answer(&solver, pos, &r, path, check)?;
+                Ok((r, c, solve_ms))
+            })
+            .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Runs `shogi-lab tsume`.
 ///
 /// # Errors
@@ -200,6 +288,10 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     if problems.total == Some(0) {
         return Err(no_problems());
     }
+    let mut cert_paths = match &a.certificate {
+        Some(path) => Some(CertificatePaths::new(path, problems.total)?),
+        None => None,
+    };
     crate::resources::check_memory_request(a.memory << 20, "--memory")
         .map_err(|e| Failure::input(e.to_string()))?;
     let opts = SolverOptions {
@@ -230,6 +322,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     let mut unsolved = 0usize;
     let mut bad = 0usize;
     let mut seen = 0usize;
+    let mut uncertified = 0usize;
     for p in problems.iter {
         let p = &p?;
         seen += 1;
@@ -249,6 +342,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         kif: None,
                         no_mate_within: None,
                         alternatives: None,
+                        certified: None,
                         nodes: 0,
                         time_ms: 0,
                         error: Some(e.to_string()),
@@ -262,9 +356,22 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         if a.show && !a.json {
             emit(pos.to_string());
         }
-        let r = try_solve(&pos, &opts).map_err(|e| Failure::input(format!("--memory: {e}")))?;
+        let cert_path = match cert_paths.as_mut() {
+            Some(c) => Some(c.path_for(p)?),
+            None => None,
+        };
+        let (r, cert, solve_ms) =
+            solve_and_certify(&pos, &opts, cert_path.as_deref(), !a.no_certify)?;
         if r.outcome == Outcome::Unknown {
             unsolved += 1;
+        }
+        if let Some(why) = &cert.reason {
+            uncertified += 1;
+            let msg = format!("{}: {} not certified: {why}", p.id, r.outcome.as_str());
+            match &bar {
+                Some(b) => b.suspend(|| eprintln!("{msg}")),
+                None => eprintln!("{msg}"),
+            }
         }
         let ms = r.stats.time.as_millis() as u64;
         let plies = (r.outcome == Outcome::Mate).then_some(r.line.len());
@@ -281,6 +388,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 no_mate_within: r.no_mate_within,
                 alternatives: (a.alt_nodes > 0)
                     .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
+                certified: cert.certified,
                 nodes: r.stats.nodes,
                 time_ms: ms,
                 error: None,
@@ -318,6 +426,33 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             if let Some(n) = r.no_mate_within {
                 lines.push(format!("  no mate within {n} plies"));
             }
+            match cert.certified {
+                Some(true) => lines.push(format!(
+                    "  certified  {} nodes  {} bytes  cpu ms: solve {:.1} extraction {:.1} check {:.1}{}",
+                    cert.nodes,
+                    cert.bytes,
+                    solve_ms,
+                    cert.extract_ms,
+                    cert.check_ms,
+                    cert_path
+                        .as_ref()
+                        .map(|p| format!("  {}", p.display()))
+                        .unwrap_or_default()
+                )),
+                Some(false) => lines.push("  NOT certified (reason on stderr)".into()),
+                None if cert.nodes > 0 => lines.push(format!(
+                    "  certificate (unchecked)  {} nodes  {} bytes  cpu ms: solve {:.1} extraction {:.1}{}",
+                    cert.nodes,
+                    cert.bytes,
+                    solve_ms,
+                    cert.extract_ms,
+                    cert_path
+                        .as_ref()
+                        .map(|p| format!("  {}", p.display()))
+                        .unwrap_or_default()
+                )),
+                None => {}
+            }
             lines.push(format!(
                 "  nodes {}  time {:.3} s",
                 r.stats.nodes,
@@ -339,6 +474,9 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     }
     if problems.total.is_none() && seen == 0 {
         return Err(no_problems());
+    }
+    if uncertified > 0 {
+        eprintln!("{uncertified} of {seen} answer(s) not certified");
     }
     if bad > 0 {
         return Err(Failure::input(format!(

@@ -24,6 +24,11 @@ pub struct TsumeOut {
     pub no_mate_within: Option<u16>,
     /// With `--alt-nodes`: other mating first moves (余詰), USI.
     pub alternatives: Option<Vec<String>>,
+    /// For a mate or nomate: `true` when its certificate (specs/certificate.md) was
+    /// extracted and accepted by the independent checker in-process, `false` when no
+    /// valid certificate could be produced (the reason goes to stderr); `null` for other
+    /// results and with `--no-certify`.
+    pub certified: Option<bool>,
     /// Search nodes (proof, minimality, line, 余詰).
     pub nodes: u64,
     /// Elapsed milliseconds (wall clock).

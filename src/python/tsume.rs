@@ -1,6 +1,7 @@
 //! `shogi_lab.tsume.solve`: the df-pn solver with the CLI's conventions.
 
 use super::input_error;
+use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::tsume::{load_problem, DefenderHand, Outcome, Solver, SolverOptions};
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 /// Solves one problem; returns the fields of the CLI's `tsume --json` line.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false))]
+#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true))]
 pub fn tsume_solve<'py>(
     py: Python<'py>,
     sfen: &str,
@@ -19,6 +20,7 @@ pub fn tsume_solve<'py>(
     memory_mib: usize,
     shortest: bool,
     defender_hand_as_given: bool,
+    certify: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let time = match time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
@@ -43,7 +45,13 @@ pub fn tsume_solve<'py>(
         ..SolverOptions::default()
     })
     .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
-    let r = py.allow_threads(|| solver.solve(&pos));
+    // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
+    let (r, cert) = py.allow_threads(|| {
+        let r = solver.solve(&pos);
+        let c = certify_answer(&solver, &pos, &r, None, certify);
+        (r, c)
+    });
+    let cert = cert.map_err(|f| input_error(f.message))?;
     let mate = r.outcome == Outcome::Mate;
     let d = PyDict::new_bound(py);
     d.set_item("sfen", write_sfen(&pos))?;
@@ -55,6 +63,7 @@ pub fn tsume_solve<'py>(
     )?;
     d.set_item("kif", mate.then(|| ki2_line(&pos, &r.line)))?;
     d.set_item("shortest", r.shortest)?;
+    d.set_item("certified", cert.certified)?;
     d.set_item("nodes", r.stats.nodes)?;
     d.set_item("time_ms", r.stats.time.as_millis() as u64)?;
     Ok(d)

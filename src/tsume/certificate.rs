@@ -87,6 +87,9 @@ pub enum ExtractError {
     Memory(String),
 }
 
+/// Node budget of a fallback solve on the small (1 MiB) table.
+const SMALL_SOLVE_NODES: u64 = 20_000;
+
 /// Limits of one extraction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExtractLimits {
@@ -111,24 +114,29 @@ impl Default for ExtractLimits {
     }
 }
 
-/// Position identity: the SFEN without the move number.
-fn ident(pos: &Position) -> String {
-    let s = write_sfen(pos);
-    match s.rsplit_once(' ') {
-        Some((head, _)) => head.to_string(),
-        None => s,
-    }
+/// Position identity: the Zobrist board key, the side to move and both hands exact. A
+/// board-key collision (64 bits) could only yield a certificate the checker rejects.
+type Ident = (u64, Color, u64, u64);
+
+fn ident(pos: &Position) -> Ident {
+    (
+        pos.board_key(),
+        pos.side_to_move(),
+        pos.hand(Color::Sente).raw(),
+        pos.hand(Color::Gote).raw(),
+    )
 }
 
 struct Extractor<'a> {
     root_solver: &'a Solver<Position>,
-    fallback: Option<Solver<Position>>,
+    /// Fallback solvers: a small table, then a large one.
+    fallback: [Option<Solver<Position>>; 2],
     fresh_solves: usize,
     limits: ExtractLimits,
     attacker: Color,
     claim: Claim,
     nodes: Vec<Option<Node>>,
-    ids: HashMap<String, usize>,
+    ids: HashMap<Ident, usize>,
     /// Finished nodes by (board key): id, for covered_by.
     finished: HashMap<u64, Vec<usize>>,
     on_stack: Vec<bool>,
@@ -158,26 +166,37 @@ impl Extractor<'_> {
             ));
         }
         self.fresh_solves += 1;
-        if self.fallback.is_none() {
-            let opts = SolverOptions {
-                nodes: Some(self.limits.fallback_nodes),
-                memory_mib: self.limits.fallback_mib,
-                ..SolverOptions::default()
-            };
-            let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
-            self.fallback = Some(s);
+        // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
+        // one each time would dominate), the large one only when that runs out.
+        let tiers = [
+            (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
+            (self.limits.fallback_mib, self.limits.fallback_nodes),
+        ];
+        for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
+            if self.fallback[tier].is_none() {
+                let opts = SolverOptions {
+                    nodes: Some(nodes),
+                    memory_mib: mib,
+                    shortest: false,
+                    ..SolverOptions::default()
+                };
+                let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+                self.fallback[tier] = Some(s);
+            }
+            let outcome = self.fallback[tier]
+                .as_mut()
+                .map_or(Outcome::Unknown, |s| s.solve(pos).outcome);
+            if outcome != Outcome::Unknown {
+                return Ok(outcome);
+            }
         }
-        Ok(self
-            .fallback
-            .as_mut()
-            .map(|s| s.solve(pos).outcome)
-            .unwrap_or(Outcome::Unknown))
+        Ok(Outcome::Unknown)
     }
 
     fn probe(&self, pos: &Position) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
         let pos = pos.clone();
         std::iter::once(self.root_solver)
-            .chain(self.fallback.as_ref())
+            .chain(self.fallback.iter().flatten())
             .filter_map(move |s| s.probe(&pos))
     }
 
@@ -297,18 +316,31 @@ impl Extractor<'_> {
         Err(last)
     }
 
-    /// Checks whose child is proven at `level`, shortest bound first.
+    /// Checks whose child is proven at `level`: those into a finished node of the graph
+    /// first (a transposition costs nothing), then those into a position a finished node
+    /// covers (one node), then the rest; shortest bound first within each group.
     fn proven_checks(&self, pos: &Position, level: usize) -> Vec<(u16, Move)> {
-        let mut v: Vec<(u16, Move)> = Self::checks(pos)
+        let mut v: Vec<(u8, u16, Move)> = Self::checks(pos)
             .into_iter()
             .filter_map(|m| {
                 let mut c = pos.clone();
                 c.play_unchecked(m);
-                self.probe_proven(&c, level).map(|b| (b, m))
+                let group = match self.ids.get(&ident(&c)) {
+                    Some(&id) if !self.on_stack[id] => 0,
+                    Some(_) => return None,
+                    None if self.cover(&c).is_some() => 1,
+                    None => 2,
+                };
+                let bound = if group == 2 {
+                    self.probe_proven(&c, level)?
+                } else {
+                    0
+                };
+                Some((group, bound, m))
             })
             .collect();
-        v.sort_by_key(|&(b, _)| b);
-        v
+        v.sort_by_key(|&(g, b, _)| (g, b));
+        v.into_iter().map(|(_, b, m)| (b, m)).collect()
     }
 
     fn mate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
@@ -458,7 +490,7 @@ pub fn extract_with(
     };
     let mut x = Extractor {
         root_solver: solver,
-        fallback: None,
+        fallback: [None, None],
         fresh_solves: 0,
         limits,
         attacker: root.side_to_move(),

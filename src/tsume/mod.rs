@@ -28,6 +28,7 @@
 //! assert_eq!(r.line_usi(), "G*1b");
 //! ```
 
+pub mod certificate;
 pub mod checker;
 pub mod dfpn;
 pub mod naive;
