@@ -157,9 +157,9 @@ fn defender_with_two(ls: &[Value]) -> usize {
         .iter()
         .position(|v| {
             v["sfen"].as_str().unwrap().split(' ').nth(1) == Some("w")
-                && v["moves"].as_array().is_some_and(|m| {
-                    m.len() >= 2 && m[0][1] != m[1][1]
-                })
+                && v["moves"]
+                    .as_array()
+                    .is_some_and(|m| m.len() >= 2 && m[0][1] != m[1][1])
         })
         .map(|i| i + 1)
         .expect("a defender node with two replies")
@@ -331,11 +331,20 @@ fn cli_writes_certificates_the_checker_accepts() {
     // One problem: PATH is the file.
     let file = tmp("one.jsonl");
     let out = bin()
-        .args(["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json", "--certificate"])
+        .args([
+            "tsume",
+            "8k/9/8P/9/9/9/9/9/9 b G 1",
+            "--json",
+            "--certificate",
+        ])
         .arg(&file)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["certified"], Value::Bool(true));
     let ok = bin()
@@ -373,11 +382,22 @@ fn cli_writes_certificates_the_checker_accepts() {
     // Several problems: a directory with <id>.jsonl each; --no-certify gives null.
     let dir = tmp("dir");
     let out = bin()
-        .args(["tsume", "specs/tsume/cases.sfen", "--json", "--nodes", "200000", "--certificate"])
+        .args([
+            "tsume",
+            "specs/tsume/cases.sfen",
+            "--json",
+            "--nodes",
+            "200000",
+            "--certificate",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -396,12 +416,19 @@ fn cli_writes_certificates_the_checker_accepts() {
         let c: Value = serde_json::from_slice(&ok.stdout).unwrap();
         assert_eq!(c["result"], r["result"]);
     }
-    assert!(!std::fs::read_dir(&dir)
+    assert!(!std::fs::read_dir(&dir).unwrap().any(|e| e
         .unwrap()
-        .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "tmp")));
+        .path()
+        .extension()
+        .is_some_and(|x| x == "tmp")));
     let _ = std::fs::remove_dir_all(&dir);
     let out = bin()
-        .args(["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json", "--no-certify"])
+        .args([
+            "tsume",
+            "8k/9/8P/9/9/9/9/9/9 b G 1",
+            "--json",
+            "--no-certify",
+        ])
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
