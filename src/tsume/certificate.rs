@@ -101,6 +101,9 @@ pub struct ExtractLimits {
     pub fallback_mib: usize,
     /// Most fallback solves.
     pub fallback_solves: usize,
+    /// Most nodes of all fallback solves together; [`extract`] raises it to the root
+    /// solve's own nodes, so that a failing extraction costs at most about one more solve.
+    pub fallback_total_nodes: u64,
 }
 
 impl Default for ExtractLimits {
@@ -110,6 +113,7 @@ impl Default for ExtractLimits {
             fallback_nodes: 2_000_000,
             fallback_mib: 16,
             fallback_solves: 20_000,
+            fallback_total_nodes: 1_000_000,
         }
     }
 }
@@ -132,6 +136,7 @@ struct Extractor<'a> {
     /// Fallback solvers: a small table, then a large one.
     fallback: [Option<Solver<Position>>; 2],
     fresh_solves: usize,
+    fresh_nodes: u64,
     limits: ExtractLimits,
     attacker: Color,
     claim: Claim,
@@ -165,6 +170,15 @@ impl Extractor<'_> {
                 format!("more than {} fallback solves", self.limits.fallback_solves),
             ));
         }
+        if self.fresh_nodes >= self.limits.fallback_total_nodes {
+            return Err(stuck(
+                pos,
+                format!(
+                    "fallback solves used more than {} nodes",
+                    self.limits.fallback_total_nodes
+                ),
+            ));
+        }
         self.fresh_solves += 1;
         // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
         // one each time would dominate), the large one only when that runs out.
@@ -183,9 +197,13 @@ impl Extractor<'_> {
                 let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
                 self.fallback[tier] = Some(s);
             }
-            let outcome = self.fallback[tier]
+            let (outcome, nodes) = self.fallback[tier]
                 .as_mut()
-                .map_or(Outcome::Unknown, |s| s.solve(pos).outcome);
+                .map_or((Outcome::Unknown, 0), |s| {
+                    let r = s.solve(pos);
+                    (r.outcome, r.stats.nodes)
+                });
+            self.fresh_nodes += nodes;
             if outcome != Outcome::Unknown {
                 return Ok(outcome);
             }
@@ -492,6 +510,7 @@ pub fn extract_with(
         root_solver: solver,
         fallback: [None, None],
         fresh_solves: 0,
+        fresh_nodes: 0,
         limits,
         attacker: root.side_to_move(),
         claim,
@@ -546,7 +565,8 @@ pub fn extract_with(
     })
 }
 
-/// [`extract_with`] under the default [`ExtractLimits`].
+/// [`extract_with`] under the default [`ExtractLimits`], the fallback node total raised
+/// to the root solve's nodes.
 ///
 /// # Errors
 /// As [`extract_with`].
@@ -555,7 +575,12 @@ pub fn extract(
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
-    extract_with(solver, root, result, ExtractLimits::default())
+    let d = ExtractLimits::default();
+    let limits = ExtractLimits {
+        fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
+        ..d
+    };
+    extract_with(solver, root, result, limits)
 }
 
 #[derive(Serialize)]
