@@ -88,9 +88,9 @@ fn every_subcommand_speaks_the_vocabulary() {
         })
         .unwrap();
         let r = solver.solve(&pos);
-        let c = shogi_lab::certificate::extract(&solver, &pos, &r).unwrap();
+        let c = shogi_lab::tsume::certificate::extract(&solver, &pos, &r).unwrap();
         let mut text = Vec::new();
-        shogi_lab::certificate::write_jsonl(&c, &mut text).unwrap();
+        shogi_lab::tsume::certificate::write_jsonl(&c, &mut text).unwrap();
         std::fs::write(&cert, text).unwrap();
     }
     // Our own generator behind the `diff` protocols: `moves -` prints `SFEN<TAB>moves`.

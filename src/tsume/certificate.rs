@@ -197,12 +197,13 @@ impl Extractor<'_> {
                 let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
                 self.fallback[tier] = Some(s);
             }
-            let (outcome, nodes) = self.fallback[tier]
-                .as_mut()
-                .map_or((Outcome::Unknown, 0), |s| {
-                    let r = s.solve(pos);
-                    (r.outcome, r.stats.nodes)
-                });
+            let (outcome, nodes) =
+                self.fallback[tier]
+                    .as_mut()
+                    .map_or((Outcome::Unknown, 0), |s| {
+                        let r = s.solve(pos);
+                        (r.outcome, r.stats.nodes)
+                    });
             self.fresh_nodes += nodes;
             if outcome != Outcome::Unknown {
                 return Ok(outcome);
