@@ -62,6 +62,15 @@ pub(super) fn hand_min(a: Hand, b: Hand) -> Hand {
     })
 }
 
+/// Disproof pieces of an AND node out of ply budget that has a reply other than an
+/// interposition: the reply exists whatever the hands, so every piece in hand may be the
+/// attacker's.
+pub(super) fn any_hand(attacker: Hand, defender: Hand) -> Hand {
+    PieceKind::HAND.iter().fold(attacker, |h, &k| {
+        h.with_count(k, attacker.count(k) + defender.count(k))
+    })
+}
+
 /// Disproof pieces (反証駒) of an OR node without checks: the attacker may hold every
 /// piece of a kind it already holds (more copies of a held kind give no new check; as in
 /// shtsume's `disproof_koma`), nothing of the kinds it lacks.

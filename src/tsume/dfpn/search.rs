@@ -313,9 +313,15 @@ impl<P: MatePosition> Solver<P> {
                 });
             }
             if budget == 0 {
+                // A reply that is no interposition refutes whatever the hands (disproof
+                // pieces: every piece); an interposition's futility depends on them.
+                let dh = if DISPROOF_PIECES && moves.iter().any(|&m| !pos.interposes(m)) {
+                    any_hand(hand, pos.hand_of(!self.attacker))
+                } else {
+                    hand
+                };
                 if futile_dep >= depth {
-                    self.table
-                        .store(key, hand, ProofNumbers::DISPROVEN, 0, depth, 1);
+                    self.table.store(key, dh, ProofNumbers::DISPROVEN, 0, depth, 1);
                 }
                 return Err(NodeOut {
                     pns: ProofNumbers::DISPROVEN,
@@ -325,7 +331,7 @@ impl<P: MatePosition> Solver<P> {
                     } else {
                         futile_dep
                     },
-                    ph: hand,
+                    ph: dh,
                 });
             }
             // Board moves first, then drops grouped by square (lazy interposition chains).
@@ -397,11 +403,7 @@ impl<P: MatePosition> Solver<P> {
                     ph: or_proof_hand(c.ph, c.delta),
                 });
             } else if !or && c.pns.is_disproven() && !c.pending {
-                let ph = if DISPROOF_PIECES && budget == UNBOUNDED {
-                    and_disproof_hand(c.ph, hand, c.delta.0)
-                } else {
-                    hand
-                };
+                let ph = self.and_disproof(pos, &c, hand, budget);
                 early = Some(NodeOut {
                     pns: ProofNumbers::DISPROVEN,
                     bound: bound_plus(c.bound),
@@ -454,7 +456,7 @@ impl<P: MatePosition> Solver<P> {
                 }
                 if pns.is_solved() {
                     let ph = if !pns.is_proven() {
-                        if !DISPROOF_PIECES || budget != UNBOUNDED {
+                        if !DISPROOF_PIECES {
                             hand
                         } else if or {
                             let min = children
@@ -465,7 +467,7 @@ impl<P: MatePosition> Solver<P> {
                             or_disproof_hand(min, hand)
                         } else {
                             let c = &children[best.expect("a disproven child")];
-                            and_disproof_hand(c.ph, hand, c.delta.0)
+                            self.and_disproof(pos, c, hand, budget)
                         }
                     } else if or {
                         let c = &children[best.expect("a proven child")];
@@ -575,6 +577,18 @@ impl<P: MatePosition> Solver<P> {
             .store(key, stored, result.pns, result.bound, depth, amount);
         result
     }
+    /// Disproof pieces of an AND node (attacker hand `hand`) refuted by the reply `c`.
+    /// Under a ply budget an interposition refutes only while it is no 無駄合, and more
+    /// attacker pieces can make it one: such a refutation keeps the searched hand. Every
+    /// other disproof follows the unbudgeted algebra (fewer checks, the same refutations).
+    fn and_disproof(&self, pos: &P, c: &Child<P::Move>, hand: Hand, budget: u16) -> Hand {
+        if !DISPROOF_PIECES || (budget != UNBOUNDED && !self.plain && pos.interposes(c.mv)) {
+            hand
+        } else {
+            and_disproof_hand(c.ph, hand, c.delta.0)
+        }
+    }
+
     /// The child after `m` with its first proof numbers: a repetition of the path, a
     /// path-dependent disproof, the table, or (unstored) the 1-ply mate check with df-pn+
     /// at OR nodes / the attacker's check count at AND nodes (seed `004_…`).
@@ -651,6 +665,16 @@ impl<P: MatePosition> Solver<P> {
                     .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
                 c.pns = ProofNumbers::PROVEN;
                 c.ph = ph;
+            } else if child_budget == 0 && scratch.iter().any(|&e| !pos.interposes(e)) {
+                // Out of plies with a reply that is no interposition (no 無駄合 test can
+                // remove it): refuted whatever the hands, as `moves_of` would find.
+                c.pns = ProofNumbers::DISPROVEN;
+                c.fixed = true;
+                c.ph = if DISPROOF_PIECES {
+                    any_hand(chand, pos.hand_of(!self.attacker))
+                } else {
+                    chand
+                };
             } else {
                 // Count drops once per square, as the lazy interposition expands them.
                 let mut squares = 0u128;
