@@ -141,8 +141,28 @@ fn classics_subset_is_solved_with_verified_lines() {
 /// `paper/results/tsume-solution.md`). The others are measured in `paper/`.
 #[test]
 fn classics_get_their_proven_shortest_length_by_default() {
+    proven_shortest(
+        &[("zukou-002", 21), ("zukou-005", 21), ("musou-009", 29)],
+        1_000_000,
+    );
+}
+
+/// Deep tier: longer classics proven at their published length, which shtsume's lines
+/// also have (無双5: KomoringHeights' MinLength gives 45, counting 無駄合).
+#[test]
+#[ignore = "deep tier: about 1 CPU minute; run by .ci/run with --ignored"]
+fn long_classics_get_their_proven_shortest_length_by_default() {
+    proven_shortest(
+        &[("zukou-003", 45), ("zukou-010", 73), ("musou-005", 41)],
+        5_000_000,
+    );
+}
+
+/// Each problem and its colour-flipped twin: a mate of the published length, proven
+/// shortest within `nodes`, whose line the checker accepts.
+fn proven_shortest(cases: &[(&str, usize)], nodes: u64) {
     let all = read_problems(CLASSICS);
-    for (id, plies) in [("zukou-002", 21), ("zukou-005", 21)] {
+    for &(id, plies) in cases {
         let p = all.iter().find(|p| p.id == id).unwrap();
         assert_eq!(p.extra[0], plies.to_string(), "{id}: upstream length");
         let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
@@ -150,8 +170,8 @@ fn classics_get_their_proven_shortest_length_by_default() {
             let r = solve(
                 &q,
                 &SolverOptions {
-                    nodes: Some(1_000_000),
-                    memory_mib: 64,
+                    nodes: Some(nodes),
+                    memory_mib: 256,
                     ..SolverOptions::default()
                 },
             );
@@ -216,4 +236,42 @@ fn zukou_100_gets_a_verified_line() {
     );
     assert_eq!(r.outcome, Outcome::Mate);
     checker::verify_mate_line(&pos, &r.line).unwrap();
+}
+
+const REAL_GAMES: &str = include_str!("../specs/tsume/real_games.sfen");
+
+/// Positions from real games (詰将棋500万問, `specs/tsume/real_games.sfen`): counting every
+/// interposition as the data does (`count_futile`), each proven-shortest length equals the
+/// data's; under our convention (無駄合 not counted) each equals the file's second length,
+/// and the default line is a mate the checker accepts.
+#[test]
+fn real_game_positions_get_the_published_shortest_lengths() {
+    let all = read_problems(REAL_GAMES);
+    assert_eq!(all.len(), 29);
+    for p in &all {
+        let data: usize = p.extra[0].parse().unwrap();
+        let ours: usize = p.extra[1].parse().unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::AsGiven).unwrap();
+        for (count_futile, want) in [(true, data), (false, ours)] {
+            let r = solve(
+                &pos,
+                &SolverOptions {
+                    nodes: Some(200_000),
+                    memory_mib: 32,
+                    count_futile,
+                    ..SolverOptions::default()
+                },
+            );
+            let id = &p.id;
+            assert_eq!(r.outcome, Outcome::Mate, "{id}");
+            assert_eq!(r.shortest, Some(true), "{id}: length not proven");
+            assert_eq!(
+                r.line.len(),
+                want,
+                "{id} (count_futile {count_futile}): {}",
+                r.line_usi()
+            );
+            checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
+        }
+    }
 }

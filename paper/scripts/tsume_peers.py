@@ -25,7 +25,10 @@ and `go mate <ms>`, one problem at a time. Columns:
 - CPU s: user + system CPU of the whole engine process (start to exit, so it includes
   allocating the table), from `os.wait4`; it is less sensitive to machine load;
 - nodes: the last `nodes N` any `info` line reported before `checkmate` (an engine that
-  prints `info` only periodically under-reports; `?` if it printed none).
+  prints `info` only periodically under-reports; `?` if it printed none);
+- shortest: `proven` when the engine proved the length minimal — shogi-lab says so in an
+  `info string … (proven shortest)`, KomoringHeights (PostSearchLevel MinLength) by an
+  `info … score mate -N` (no mate within N plies) with N = plies − 1; `–` otherwise.
 An engine that has not answered `--grace` seconds after the limit is killed (`killed`).
 """
 import argparse
@@ -80,7 +83,7 @@ def solve(cmd, options, hash_mib, sfen, ms, grace):
         except (BrokenPipeError, OSError):
             pass
 
-    info = {"id": None, "nodes": None}
+    info = {"id": None, "nodes": None, "proven": None, "disproved": None}
 
     def wait_for(prefix, deadline):
         while True:
@@ -99,6 +102,13 @@ def solve(cmd, options, hash_mib, sfen, ms, grace):
                 m = re.search(r"\bnodes (\d+)", line)
                 if m:
                     info["nodes"] = int(m.group(1))
+                # shogi-lab: "info string mate in N plies (proven shortest)";
+                # KomoringHeights (MinLength): "score mate -N" = no mate within N plies.
+                if "(proven shortest)" in line:
+                    info["proven"] = True
+                m = re.search(r"\bscore mate -(\d+)", line)
+                if m:
+                    info["disproved"] = max(info["disproved"] or 0, int(m.group(1)))
             if line.startswith(prefix):
                 return line.strip()
 
@@ -167,8 +177,8 @@ def main():
     print(f"go mate {a.ms}, USI_Hash {a.hash}; options: "
           + "; ".join(f"{n}: {', '.join(f'{k}={v}' for k, v in o) or '–'}" for n, o in options.items()))
     print()
-    print("| engine | id | answer | plies | check | wall ms | CPU s | nodes |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| engine | id | answer | plies | shortest | check | wall ms | CPU s | nodes |")
+    print("|---|---|---|---|---|---|---|---|---|")
     ids = {}
     for pid in order:
         sfen = probs[pid]
@@ -187,7 +197,10 @@ def main():
             check = verify(sfen, moves) if a.verify and moves else "–"
             nodes = "?" if info["nodes"] is None else str(info["nodes"])
             plies = str(len(moves)) if moves else "–"
-            print(f"| {name} | {pid} | {shown} | {plies} | {check} | {wall:.0f} | {cpu:.2f} | {nodes} |", flush=True)
+            proven = moves and (info["proven"] or info["disproved"] == len(moves) - 1)
+            short = "proven" if proven else "–"
+            print(f"| {name} | {pid} | {shown} | {plies} | {short} | {check} | {wall:.0f} | {cpu:.2f} | {nodes} |",
+                  flush=True)
     print()
     for name, ident in ids.items():
         print(f"- {name}: `id name {ident}`")

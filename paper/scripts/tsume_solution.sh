@@ -2,14 +2,15 @@
 # The solution (default) against the first proof found (--any-mate) on a problem file,
 # one problem at a time, the two modes alternating; node limits make the counts
 # reproducible. Prints one JSON line per (problem, mode) and a summary.
-# usage: tsume_solution.sh BIN FILE NODES OUT.jsonl
+# usage: tsume_solution.sh BIN FILE NODES OUT.jsonl [MODES]
+#   MODES: "solution any-mate" (default) or one of them.
 set -euo pipefail
-bin=$1; file=$2; nodes=${3:-1000000}; out=${4:-/dev/stdout}
+bin=$1; file=$2; nodes=${3:-1000000}; out=${4:-/dev/stdout}; modes=${5:-"solution any-mate"}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/all"
 grep -v '^#' "$file" | while IFS=$'\t' read -r id sfen ref rest; do
   [ -z "$id" ] && continue
-  for mode in solution any-mate; do
+  for mode in $modes; do
     flag=(); [ "$mode" = any-mate ] && flag=(--any-mate)
     /usr/bin/time -f '%U %S' -o "$tmp/t" "$bin" tsume "$sfen" --json --nodes "$nodes" --memory 512 "${flag[@]}" > "$tmp/o" 2>/dev/null || true
     python3 - "$id" "$mode" "$ref" "$tmp/o" "$tmp/t" >> "$tmp/all" <<'PY'
@@ -29,6 +30,8 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 for mode in ("solution", "any-mate"):
     r = [x for x in rows if x["mode"] == mode]
+    if not r:
+        continue
     mate = [x for x in r if x["result"] == "mate"]
     print(f"{mode}: {len(r)} problems, {len(mate)} mate, "
           f"{sum(1 for x in mate if x['shortest'])} proven shortest, "

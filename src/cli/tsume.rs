@@ -32,6 +32,10 @@ pub struct TsumeArgs {
     /// The default (kept for old scripts): the proven-shortest line.
     #[arg(long, hide = true, conflicts_with = "any_mate")]
     pub shortest: bool,
+    /// Count 無駄合 (futile interpositions) as replies and plies: the shortest mate as
+    /// KomoringHeights (MinLength) and the 詰将棋500万問 data count it.
+    #[arg(long, conflicts_with = "any_mate")]
+    pub count_futile: bool,
     /// Look for other mating first moves (余詰) with this many nodes each.
     #[arg(long, default_value_t = 0)]
     pub alt_nodes: u64,
@@ -299,6 +303,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         time: a.time.map(Duration::from_secs_f64),
         memory_mib: a.memory as usize,
         shortest: !a.any_mate,
+        count_futile: a.count_futile,
         alt_nodes: a.alt_nodes,
         max_plies: a.max_plies,
         control: None,

@@ -156,6 +156,10 @@ pub struct SolverOptions {
     /// Answer the solution: the proven-shortest mate (攻方最短・玉方最長, 無駄合 not counted;
     /// `specs/tsume.md`). `false`: the first proof found, any length (`--any-mate`).
     pub shortest: bool,
+    /// Count 無駄合 (futile interpositions) as replies and plies, the convention of
+    /// KomoringHeights' MinLength and of the 詰将棋500万問 data (`specs/tsume.md`); the
+    /// default (`false`) neither counts nor shows them, as composed problems do.
+    pub count_futile: bool,
     /// Look for other mating first moves (余詰) with this many nodes each (0: off).
     pub alt_nodes: u64,
     /// Only look for mates of at most this many plies (`None`: any length). A refutation
@@ -224,6 +228,7 @@ impl Default for SolverOptions {
             time: None,
             memory_mib: 256,
             shortest: true,
+            count_futile: false,
             alt_nodes: 0,
             max_plies: None,
             control: None,

@@ -125,7 +125,7 @@ impl<P: MatePosition> Solver<P> {
         self.reset_limits_for(extra);
         self.path.clear();
         self.path_hash = 0;
-        let futility = exact || self.opts.max_plies.is_some();
+        let futility = (exact || self.opts.max_plies.is_some()) && !self.opts.count_futile;
         self.plain = !futility;
         let mut st = WalkState {
             exact,
@@ -137,7 +137,7 @@ impl<P: MatePosition> Solver<P> {
         self.extracting = true;
         let line = self.walk(&mut pos, 1, len, &mut st).ok();
         self.extracting = false;
-        self.plain = false;
+        self.plain = self.opts.count_futile;
         line
     }
 

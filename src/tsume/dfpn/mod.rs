@@ -117,6 +117,11 @@ const UNKNOWN_BOUNDS: bool = true;
 /// first); `false`: every interposition is tested when its node is expanded.
 const LAZY_FUTILITY: bool = true;
 
+/// With [`LAZY_FUTILITY`]: an untested interposition is searched like any reply, and its
+/// futility is tested only when it would refute its node (its child is disproven); a
+/// proven interposition needs no test.
+const REFUTING_FUTILITY: bool = true;
+
 /// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
 #[derive(Default, Clone, Copy)]
 struct KeyHasher(u64);
@@ -244,6 +249,7 @@ impl<P: MatePosition> Solver<P> {
         self.node_limit = self.opts.nodes;
         self.deadline = self.opts.time.map(|t| start + t);
         self.aborted = false;
+        self.plain = self.opts.count_futile;
         let mut pos = root.clone();
         let mut result = SolveResult {
             outcome: Outcome::Unknown,

@@ -24,6 +24,9 @@ pub(super) struct Child<M> {
     pub(super) pending: bool,
     /// A 無駄合 (tested): no reply; `bound` is the budget from which it is futile.
     pub(super) futile: bool,
+    /// An interposition found no 無駄合 within its node's budget: it refutes only up to
+    /// that budget (with more plies it may be futile), so a disproof it gives is capped.
+    pub(super) cap: u16,
     /// For a proven child: its proof pieces (the attacker hand its proof needs).
     pub(super) ph: Hand,
     /// For a check: the hand kinds it drops / captures.
@@ -144,7 +147,7 @@ impl<P: MatePosition> Solver<P> {
                     futile_bound = futile_bound.max(c.bound);
                     continue;
                 }
-                if c.pending && !c.pns.is_proven() {
+                if c.pending && !c.pns.is_proven() && (!REFUTING_FUTILITY || c.pns.is_disproven()) {
                     if resolve.is_none() {
                         *resolve = Some(i);
                     }
@@ -155,7 +158,7 @@ impl<P: MatePosition> Solver<P> {
                         ProofNumbers::DISPROVEN,
                         Some(i),
                         0,
-                        bound_plus(c.bound),
+                        bound_plus(c.bound).min(c.cap),
                         c.dep,
                         0,
                     );
@@ -186,6 +189,10 @@ impl<P: MatePosition> Solver<P> {
                 } else if c.pns.dn < second {
                     second = c.pns.dn;
                 }
+            }
+            if REFUTING_FUTILITY && resolve.is_some() {
+                // An interposition would refute the node: is it a 無駄合?
+                return (ProofNumbers::LEAF, None, 0, 0, NO_DEP, 0);
             }
             if best.is_none() {
                 if resolve.is_some() {
@@ -321,7 +328,8 @@ impl<P: MatePosition> Solver<P> {
                     hand
                 };
                 if futile_dep >= depth {
-                    self.table.store(key, dh, ProofNumbers::DISPROVEN, 0, depth, 1);
+                    self.table
+                        .store(key, dh, ProofNumbers::DISPROVEN, 0, depth, 1);
                 }
                 return Err(NodeOut {
                     pns: ProofNumbers::DISPROVEN,
@@ -450,7 +458,10 @@ impl<P: MatePosition> Solver<P> {
                             c.ph = ph;
                             c.fixed = true;
                         }
-                        Err(d) => futile_dep = futile_dep.min(d),
+                        Err(d) => {
+                            futile_dep = futile_dep.min(d);
+                            c.cap = budget;
+                        }
                     }
                     continue;
                 }
@@ -625,6 +636,7 @@ impl<P: MatePosition> Solver<P> {
             later,
             pending,
             futile: false,
+            cap: UNBOUNDED,
             ph: chand,
             delta,
         };
