@@ -13,6 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::time::Instant;
 
+/// One timed call on a world.
+type TimedCall<'a> = Box<dyn Fn(&World) + 'a>;
+
 /// The benchmark worlds: `n` histories of 0–60 random observations (seed 2025).
 pub fn worlds(n: usize) -> Vec<World> {
     let mut rng = ChaCha8Rng::seed_from_u64(2025);
@@ -81,7 +84,7 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         crate::quantum::certify::check(w, &cert)
             .map_err(|e| format!("certificate of {w} rejected: {e}"))?;
     }
-    let certified: [(&str, Box<dyn Fn(&World)>); 2] = [
+    let certified: [(&str, TimedCall); 2] = [
         (
             "sat-drat (DRAT-certified)",
             Box::new(|w: &World| {

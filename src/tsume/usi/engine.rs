@@ -81,7 +81,8 @@ struct Running {
 enum PositionState {
     Unset,
     Bad(String),
-    Ready(Position),
+    /// Boxed: a position is large beside the other states.
+    Ready(Box<Position>),
 }
 
 struct Engine<W: Write> {
@@ -139,11 +140,10 @@ impl<W: Write> Engine<W> {
             match ev {
                 None => {}
                 Some(Event::Eof) => return Ok(()),
-                Some(Event::Line(l)) => {
-                    if self.on_line(&l)? == Flow::Quit {
-                        return Ok(());
-                    }
-                }
+                Some(Event::Line(l)) => match self.on_line(&l)? {
+                    Flow::Quit => return Ok(()),
+                    Flow::Continue => {}
+                },
                 Some(Event::BadLine(m)) => self.error(&m)?,
                 Some(Event::Done {
                     generation,
@@ -217,7 +217,7 @@ impl<W: Write> Engine<W> {
             }
             Command::Position(text) => {
                 self.position = match read_position(&text) {
-                    Ok(p) => PositionState::Ready(p),
+                    Ok(p) => PositionState::Ready(Box::new(p)),
                     Err(e) => {
                         self.error(&e)?;
                         PositionState::Bad(e)
@@ -245,7 +245,7 @@ impl<W: Write> Engine<W> {
     fn start(&mut self, go: Go) -> io::Result<()> {
         let mate = matches!(go, Go::Mate(_));
         let pos = match &self.position {
-            PositionState::Ready(p) => p.clone(),
+            PositionState::Ready(p) => Position::clone(p),
             PositionState::Bad(e) => {
                 let msg = format!("go: no valid position ({e})");
                 self.error(&msg)?;
