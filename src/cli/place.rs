@@ -38,10 +38,12 @@ pub struct PlaceArgs {
     /// sum to the whole count.
     #[arg(long, requires = "count", value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// With --sweep: memory limit in MiB for the layouts and DP states (default:
-    /// half the memory available when the count starts); past it the count stops
-    /// with exit 1.
-    #[arg(long, requires = "sweep", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    /// With --count: memory limit in MiB (at most what the machine has available). With
+    /// --sweep it bounds the layouts and DP states (default: half the memory available
+    /// when the count starts), and past it the count stops with exit 1; the search
+    /// bounds its tail memo by it (default: that half, at most 2.5 GiB), which then
+    /// stops remembering — the count is the same, only slower.
+    #[arg(long, requires = "count", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub memory: Option<u64>,
     /// JSON output (one object, `specs/schema/commands.md`; with --all one `{"index","sfen"}` a line).
     #[arg(long)]
@@ -70,6 +72,10 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     let t = Instant::now();
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     let shard_text = a.shard.map_or(String::new(), |s| format!(", shard {s}"));
+    if let Some(m) = a.memory {
+        crate::resources::check_memory_request(m << 20, "--memory")
+            .map_err(Failure::input)?;
+    }
     if a.count && a.sweep {
         let bar = ProgressBar::new(1);
         bar.set_style(
@@ -122,7 +128,10 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 .expect("template")
                 .progress_chars("=> "),
         );
-        let c = p.count_shard(shard, &|done, total| {
+        let memo_bytes = a
+            .memory
+            .map_or_else(crate::placement::default_memo_bytes, |m| m << 20);
+        let c = p.count_shard_limited(shard, memo_bytes, &|done, total| {
             bar.set_length(total);
             bar.set_position(done);
         });

@@ -24,7 +24,7 @@ pub mod sweep;
 pub use check::{brute_force_count, check_placement, CheckError};
 pub use feasibility::Directions;
 pub use pieces::{Cell, Kind, PieceSet, PieceSetError};
-pub use search::{Count, First, Problem};
+pub use search::{default_memo_bytes, Count, First, Problem, MEMO_MAX_BYTES};
 pub use sweep::{
     sweep_count, sweep_count_shard, sweep_count_with_progress, SweepCount, SweepError,
 };

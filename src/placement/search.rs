@@ -249,7 +249,7 @@ impl Problem {
 
     /// [`Problem::count`] reporting `(done, total)` top-level branches.
     pub fn count_with_progress(&self, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
-        self.count_impl(true, Shard::WHOLE, progress)
+        self.count_impl(Some(default_memo_bytes()), Shard::WHOLE, progress)
     }
 
     /// The part of [`Problem::count`] under the top-level branches (the
@@ -257,24 +257,37 @@ impl Problem {
     /// robin). The shards' counts sum to the whole count; the frontier's own
     /// expansion nodes are reported by shard 0 only, so nodes sum too.
     pub fn count_shard(&self, shard: Shard, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
-        self.count_impl(true, shard, progress)
+        self.count_impl(Some(default_memo_bytes()), shard, progress)
+    }
+
+    /// [`Problem::count_shard`] with the tail memo's tables kept within `memo_bytes`
+    /// (see [`TailMemo`]): a full memo stops remembering, so the count is the same for
+    /// every budget; only the nodes searched grow as the budget shrinks.
+    pub fn count_shard_limited(
+        &self,
+        shard: Shard,
+        memo_bytes: u64,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Count {
+        self.count_impl(Some(memo_bytes), shard, progress)
     }
 
     /// [`Problem::count`] without the tail memo (every subtree searched, closed-form
     /// pawn leaves and mirror pairs as in `count`): the twin the memo is tested against.
     pub fn count_unmemoised(&self) -> Count {
-        self.count_impl(false, Shard::WHOLE, &|_, _| {})
+        self.count_impl(None, Shard::WHOLE, &|_, _| {})
     }
 
+    /// `memo_bytes`: the tail memo's budget, `None` for no memo.
     fn count_impl(
         &self,
-        use_memo: bool,
+        memo_bytes: Option<u64>,
         shard: Shard,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Count {
         let groups = self.groups();
-        let memo = TailMemo::new(&groups, self.dirs);
-        let memo = use_memo.then_some(&memo);
+        let memo = TailMemo::new(&groups, self.dirs, memo_bytes.unwrap_or(0));
+        let memo = memo_bytes.map(|_| &memo);
         let mut s = Searcher::new(self, &groups, None);
         s.mirror_canon = true;
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 2);
@@ -664,8 +677,12 @@ pub(crate) struct TailMemo {
     /// `reach[gi][sq]`: squares any kind of groups `gi..` attacks from `sq` (empty board);
     /// `None` where the group is not memoised.
     reach: Vec<Option<[u128; 81]>>,
-    shards: Vec<Mutex<HashMap<MemoKey, u64, BuildHasherDefault<PassHasher>>>>,
+    shards: Vec<Mutex<MemoShard>>,
+    /// Each shard's share of the memory budget, in bytes.
+    shard_bytes: u64,
 }
+
+type MemoShard = HashMap<MemoKey, u64, BuildHasherDefault<PassHasher>>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct MemoKey {
@@ -696,9 +713,34 @@ impl Hasher for PassHasher {
 }
 
 const MEMO_SHARDS: usize = 64;
-/// Entries per shard before a shard stops taking new ones: at most 16 M
-/// entries (about 2 GB); a full memo only stops remembering, counts stay exact.
-const MEMO_SHARD_CAP: usize = 1 << 18;
+
+/// The largest default budget of the tail memo: 2.5 GiB, which its tables fill
+/// to 64 × 2¹⁹ buckets × 65 bytes = 2.18 GB (29 M entries; the next doubling would
+/// not fit).
+pub const MEMO_MAX_BYTES: u64 = 5 << 29;
+
+/// The tail memo's default budget: [`MEMO_MAX_BYTES`], or half the memory available
+/// when the count starts if that is less ([`crate::resources::default_memory_limit`]).
+pub fn default_memo_bytes() -> u64 {
+    crate::resources::default_memory_limit().min(MEMO_MAX_BYTES)
+}
+
+/// The buckets of a shard table that holds `capacity` entries without growing: the
+/// hash table (hashbrown) has a power of two of them, at least 4, and keeps at most
+/// 7/8 of them full (all but one below 8).
+fn buckets(capacity: usize) -> u64 {
+    let c = capacity as u64;
+    match c {
+        0 => 0,
+        1..=7 => (c + 1).next_power_of_two(),
+        _ => (c * 8 / 7).next_power_of_two(),
+    }
+}
+
+/// The bytes of a shard table of `buckets` buckets: one entry and one control byte each.
+fn table_bytes(buckets: u64) -> u64 {
+    buckets * (std::mem::size_of::<(MemoKey, u64)>() as u64 + 1)
+}
 
 fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;
@@ -709,7 +751,9 @@ fn mix(mut x: u64) -> u64 {
 }
 
 impl TailMemo {
-    fn new(groups: &[Group], dirs: Directions) -> TailMemo {
+    /// The memo of `groups`, its tables kept within `budget` bytes (a shard grows only
+    /// while its doubled table fits its 1/64 share; then it stops taking entries).
+    fn new(groups: &[Group], dirs: Directions, budget: u64) -> TailMemo {
         let long = |k: Kind| {
             matches!(
                 k,
@@ -740,6 +784,7 @@ impl TailMemo {
         TailMemo {
             reach,
             shards: (0..MEMO_SHARDS).map(|_| Mutex::default()).collect(),
+            shard_bytes: budget / MEMO_SHARDS as u64,
         }
     }
 
@@ -776,7 +821,12 @@ impl TailMemo {
         let mut shard = self.shards[k.hash as usize % MEMO_SHARDS]
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        if shard.len() < MEMO_SHARD_CAP {
+        // Room without growing, or a doubled table that still fits the shard's share
+        // (a new table starts at 4 buckets, then doubles).
+        let room = shard.len() < shard.capacity()
+            || shard.contains_key(&k)
+            || table_bytes((2 * buckets(shard.capacity())).max(4)) <= self.shard_bytes;
+        if room {
             shard.insert(k, v);
         }
     }
@@ -915,5 +965,61 @@ mod tests {
                 assert_eq!(non_adjacent(n, k), brute, "n={n} k={k}");
             }
         }
+    }
+
+    fn key(i: u64) -> MemoKey {
+        MemoKey {
+            gi: 1,
+            free: i as u128,
+            occ: 0,
+            hash: mix(i),
+        }
+    }
+
+    #[test]
+    fn memo_tables_stay_within_their_budget() {
+        let p = Problem::new(PieceSet::parse("GSP").unwrap(), Directions::One);
+        let groups = p.groups();
+        for budget in [0u64, 64 * 600, 64 * 40_000, 1 << 30] {
+            let memo = TailMemo::new(&groups, p.dirs, budget);
+            for i in 0..200_000 {
+                memo.insert(key(i), i);
+            }
+            let mut kept = 0;
+            for shard in &memo.shards {
+                let shard = shard.lock().unwrap();
+                assert!(
+                    table_bytes(buckets(shard.capacity())) <= memo.shard_bytes,
+                    "budget {budget}: a shard of {} entries",
+                    shard.capacity()
+                );
+                kept += shard.len();
+            }
+            // What is kept is remembered; a large budget keeps everything.
+            assert_eq!(memo.get(&key(0)).is_some(), kept > 0 && budget > 0);
+            if budget == 1 << 30 {
+                assert_eq!(kept, 200_000);
+                assert!((0..200_000).all(|i| memo.get(&key(i)) == Some(i)));
+            } else {
+                assert!(kept < 200_000, "budget {budget}: {kept} kept");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_do_not_depend_on_the_memo_budget() {
+        let p =
+            Problem::new(PieceSet::parse("R2LN3P2").unwrap(), Directions::One).on_board(5, 5);
+        let plain = p.count_unmemoised();
+        let mut hits = Vec::new();
+        for budget in [0, 64 * 600, 64 * 4_000, MEMO_MAX_BYTES] {
+            let c = p.count_shard_limited(Shard::WHOLE, budget, &|_, _| {});
+            assert_eq!((c.count, c.symmetric), (plain.count, plain.symmetric));
+            hits.push(c.memo_hits);
+        }
+        assert!(plain.count > 0);
+        // A smaller memo remembers less: the budgets make a difference.
+        assert_eq!(hits[0], 0, "{hits:?}");
+        assert!(hits[0] < hits[1] && hits[1] < hits[3], "{hits:?}");
     }
 }
