@@ -98,6 +98,25 @@ fn item_2_memory_requests_are_checked_never_aborted() {
         Some("ulimit -v 3000000"),
     );
     one_line(&o, 1, "memory limit of 64 MiB");
+    // The search's tail memo is bounded by --memory too; a full memo only stops
+    // remembering, so the count is the same under 1 MiB.
+    let o = run(&[
+        "place",
+        "--count",
+        "--json",
+        "--memory",
+        "1",
+        "P18L4N3S4G4K2R2B2",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("\"count\":3124954,"));
+    one_line(
+        &run(&["place", "--count", "--memory", "16000000", "K2G2"]),
+        2,
+        "--memory: 16000000 MiB requested",
+    );
 }
 
 #[test]
@@ -235,7 +254,7 @@ fn item_8_errors_are_one_line() {
     one_line(
         &run(&["convert", "--to", "usi", "specs/records/bad/not_text.kif"]),
         2,
-        "line 1: not a text record",
+        "specs/records/bad/not_text.kif:1:5: not a text record",
     );
     one_line(
         &run(&["tsume", &temp("bad.sfen", b"\xff\xfe\n")]),
@@ -264,6 +283,81 @@ fn item_8_errors_are_one_line() {
     );
 }
 
+/// Every input error is one line `PATH:LINE:COL: message` (`PATH:LINE:` without a
+/// column, `PATH:` without a place; `<stdin>`, `<argument>`): the malformed record
+/// corpus and one input of each kind, as the user reads them.
+#[test]
+fn item_8_input_errors_render_as_path_line_col() {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::glob!("../specs/records/bad", "*.{kif,ki2,csa}", |path| {
+            let rel = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap()
+                .display()
+                .to_string();
+            let o = run(&["convert", "--to", "usi", &rel]);
+            assert_eq!(o.code, 2, "{}", o.stderr);
+            assert!(o.stderr.starts_with(&format!("shogi-lab: {rel}:")), "{}", o.stderr);
+            insta::assert_snapshot!(o.stderr.trim_end());
+        });
+    });
+    let x = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1";
+    let mut lines = Vec::new();
+    let mut case = |args: &[&str], stdin: &str| {
+        let o = run_in(args, stdin.as_bytes(), None);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert_eq!(o.stderr.lines().count(), 1, "{args:?}: {}", o.stderr);
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| match a.contains(' ') {
+                true => format!("{a:?}"),
+                false => a.to_string(),
+            })
+            .collect();
+        lines.push(format!(
+            "$ {}{}\n{}",
+            if stdin.is_empty() {
+                String::new()
+            } else {
+                format!("printf {stdin:?} | ")
+            },
+            shown.join(" "),
+            o.stderr.trim_end()
+        ));
+    };
+    case(&["tsume", "-"], &format!("# comment\nz-1\t{x}\n"));
+    case(&["moves", "-"], &format!("{x}\n"));
+    case(&["tsume", "8k/9/8P/9/9/9/9/9/9 b G x"], "");
+    case(&["perft", "startpos moves 7g7f 3c3d 7g7f", "1"], "");
+    case(
+        &["convert", "--to", "usi", "-"],
+        "position startpos moves 7g7f 7g7g\n",
+    );
+    case(&["place", "--count", "P18L4X"], "");
+    case(
+        &[
+            "quantum",
+            "converge",
+            "K R B G S N L P K R B G S N L P K R B Z",
+        ],
+        "",
+    );
+    case(&["quantum", "converge", "K", "R"], "");
+    case(
+        &["quantum", "replay", "specs/records/bad/unknown_line.kif"],
+        "",
+    );
+    case(
+        &["check-certificate", "specs/records/bad/unknown_line.kif"],
+        "",
+    );
+    case(&["tsume", "specs/no-such-file"], "");
+    case(&["tsume", "-"], "");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("input_errors", lines.join("\n"));
+    });
+}
+
 #[test]
 fn item_9_tsume_and_moves_stream_stdin() {
     // Lines are answered as they come: a problem file on stdin with a bad last line
@@ -275,7 +369,7 @@ fn item_9_tsume_and_moves_stream_stdin() {
     assert_eq!(out.lines().count(), 3, "{out}");
     assert!(out.lines().nth(2).unwrap().contains("\"result\":\"error\""));
     let o = run_in(&["moves", "-"], b"not a position\n", None);
-    one_line(&o, 2, "stdin:1: ");
+    one_line(&o, 2, "<stdin>:1:1: the board has 1 ranks");
     let o = run_in(
         &["moves", "-"],
         b"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",

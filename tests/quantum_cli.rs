@@ -56,7 +56,7 @@ fn converge_contradiction_and_bad_input() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "shogi-lab: bad world: expected exactly 20 pieces, found 3"
+        "shogi-lab: <argument>:1: expected exactly 20 pieces, found 3"
     );
     let (code, _, err) = run(&["quantum", "converge", &world("RX")]);
     assert_eq!(code, 2);
@@ -102,6 +102,10 @@ fn observe_is_seeded_and_consistent() {
     // A contradictory world is an answer (exit 0), the same as `converge` gives it.
     let contra = run(&["quantum", "observe", "--seed", "5", &world("R R"), "0"]);
     assert_eq!(contra.0, 0);
-    assert!(contra.1.starts_with("contradiction: pieces"), "{}", contra.1);
+    assert!(
+        contra.1.starts_with("contradiction: pieces"),
+        "{}",
+        contra.1
+    );
     assert_eq!(run(&["quantum", "observe", "--seed", "5", &w, "20"]).0, 2);
 }

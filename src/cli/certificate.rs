@@ -1,6 +1,7 @@
 //! `shogi-lab check-certificate FILE [--problem SFEN]` and the glue that
 //! certifies a `tsume` answer (`tsume --certificate PATH`, `"certified"` in `--json`).
 
+use super::error::{InputError, Origin};
 use super::{emit, Failure};
 use crate::certificate::check_text;
 use crate::output::tsume::CertificateCheckOut;
@@ -28,8 +29,8 @@ pub struct CheckArgs {
 /// # Errors
 /// A [`Failure`] with exit 1 or 2.
 pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
-    let text =
-        std::fs::read_to_string(&a.file).map_err(|e| Failure::input(format!("{}: {e}", a.file)))?;
+    let origin = || Origin::file(&a.file);
+    let text = std::fs::read_to_string(&a.file).map_err(|e| InputError::new(origin(), e))?;
     let problem = match &a.problem {
         None => None,
         Some(s) => Some(problem_position(s)?),
@@ -61,7 +62,7 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
         }
         Err(e) => {
             let code = e.exit_code();
-            let message = format!("{}: {e}", a.file);
+            let message = InputError::in_text(origin(), &text, &e).to_string();
             Err(Failure { code, message })
         }
     }
@@ -70,10 +71,9 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
 /// The problem as loaded by `tsume`: the defender gets the remaining pieces
 /// unless the SFEN gives the defender a hand.
 fn problem_position(sfen: &str) -> Result<Position, Failure> {
-    let remaining = load_problem(sfen, DefenderHand::Remaining)
-        .map_err(|e| Failure::input(format!("bad --problem: {e}")))?;
-    let given = load_problem(sfen, DefenderHand::AsGiven)
-        .map_err(|e| Failure::input(format!("bad --problem: {e}")))?;
+    let bad = |e| InputError::in_line(Origin::Argument, 1, 1, sfen, &e);
+    let remaining = load_problem(sfen, DefenderHand::Remaining).map_err(bad)?;
+    let given = load_problem(sfen, DefenderHand::AsGiven).map_err(bad)?;
     Ok(if given.hand(!given.side_to_move()).is_empty() {
         remaining
     } else {

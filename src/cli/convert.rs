@@ -1,5 +1,6 @@
 //! `shogi-lab convert --to kif|ki2|csa|jkf|sfen|usi FILE|-`: converts game records.
 
+use super::error::{InputError, Origin};
 use super::Failure;
 use crate::notation::csa::{read_csa, write_csa_games};
 use crate::notation::jkf::write_jkf;
@@ -105,12 +106,13 @@ fn emit_encoded(text: &str, encoding: Encoding) -> Result<(), Failure> {
 }
 
 /// Reads records from bytes: CSA if the name ends in `.csa` or the text looks like CSA,
-/// a USI `position` line, else KIF/KI2.
+/// a USI `position` line, else KIF/KI2. `name` is the file's path, `-` for stdin.
 ///
 /// # Errors
-/// A [`Failure::input`] with the located parse error.
+/// A [`Failure::input`] with the located parse error (`PATH:LINE[:COL]: message`).
 pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, Failure> {
-    let text = decode(bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    let origin = || Origin::file(name);
+    let text = decode(bytes).map_err(|e| InputError::in_text(origin(), "", &e))?;
     let first = text
         .lines()
         .map(|l| l.trim_start_matches('\u{feff}').trim())
@@ -121,7 +123,7 @@ pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, Failure> {
             .iter()
             .any(|p| first.starts_with(p));
     if looks_csa {
-        return read_csa(&text).map_err(|e| Failure::input(format!("{name}: {e}")));
+        return Ok(read_csa(&text).map_err(|e| InputError::in_text(origin(), &text, &e))?);
     }
     if first.starts_with("position") || first.starts_with("sfen") || first.starts_with("startpos") {
         let mut out = Vec::new();
@@ -132,7 +134,7 @@ pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, Failure> {
         {
             let u = parse_usi_position(l, Rules::STANDARD)
                 .or_else(|_| parse_usi_position(l, Rules::TSUME))
-                .map_err(|e| Failure::input(format!("{name}: line {}: {e}", i + 1)))?;
+                .map_err(|e| InputError::in_line(origin(), i + 1, 1, l, &e))?;
             let mut start = u.position.clone();
             for _ in 0..u.moves.len() {
                 start.undo();
@@ -141,9 +143,9 @@ pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, Failure> {
         }
         return Ok(out);
     }
-    read_kif(&text)
+    Ok(read_kif(&text)
         .map(|r| vec![r])
-        .map_err(|e| Failure::input(format!("{name}: {e}")))
+        .map_err(|e| InputError::in_text(origin(), &text, &e))?)
 }
 
 /// Runs `convert`.
@@ -155,10 +157,10 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
-            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+            .map_err(|e| InputError::new(Origin::Stdin, e))?;
         b
     } else {
-        std::fs::read(&a.file).map_err(|e| Failure::input(format!("{}: {e}", a.file)))?
+        std::fs::read(&a.file).map_err(|e| InputError::new(Origin::file(&a.file), e))?
     };
     let mut recs = read_records(&a.file, &bytes)?;
     for r in &mut recs {
@@ -173,7 +175,12 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
     }
     if a.json {
         for r in &recs {
-            super::emit(crate::output::to_line(&record_json(r, a.to, a.ply)?));
+            super::emit(crate::output::to_line(
+                &record_json(r, a.to, a.ply).map_err(|f| Failure {
+                    message: InputError::new(Origin::file(&a.file), f.message).to_string(),
+                    ..f
+                })?,
+            ));
         }
         return Ok(());
     }

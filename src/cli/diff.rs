@@ -187,6 +187,7 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
 }
 
 fn run_mate(a: MateArgs) -> Result<(), Failure> {
+    use super::error::{InputError, Origin};
     use crate::tsume::{
         load_problem, problems::read_problems, DefenderHand, Solver, SolverOptions,
     };
@@ -194,11 +195,11 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
     let text = if a.problems == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Failure::input(format!("stdin: {e}")))?;
+            .map_err(|e| InputError::new(Origin::Stdin, e))?;
         s
     } else {
         std::fs::read_to_string(&a.problems)
-            .map_err(|e| Failure::input(format!("{}: {e}", a.problems)))?
+            .map_err(|e| InputError::new(Origin::file(&a.problems), e))?
     };
     let hand = if a.defender_hand_as_given {
         DefenderHand::AsGiven
@@ -207,8 +208,9 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
     };
     let mut roots = Vec::new();
     for p in read_problems(&text) {
-        let pos = load_problem(&p.sfen, hand)
-            .map_err(|e| Failure::input(format!("{}:{}: {e}", a.problems, p.line)))?;
+        let pos = load_problem(&p.sfen, hand).map_err(|e| {
+            InputError::in_line(Origin::file(&a.problems), p.line, p.column, &p.sfen, &e)
+        })?;
         roots.push((p.id, pos));
     }
     let mut engine = UsiEngine::start(&a.engine).map_err(Failure::input)?;

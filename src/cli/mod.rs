@@ -2,11 +2,13 @@
 //! JSON output. Exit codes (README): 0 an answer (a proved negative answer too:
 //! "nomate", "impossible", a contradictory world), 1 no answer within the limits
 //! (or `diff` found a disagreement, or `place --sweep` reached its memory limit),
-//! 2 bad input (one line on stderr, usage errors too), 3 internal error.
+//! 2 bad input (one line on stderr, usage errors too; an input error as
+//! `PATH:LINE:COL: message`, [`error`]), 3 internal error.
 
 pub mod certificate;
 pub(crate) mod convert;
 mod diff;
+pub mod error;
 mod experiments;
 mod gen;
 mod moves;
@@ -17,6 +19,7 @@ mod show;
 mod tsume;
 
 use clap::{Parser, Subcommand};
+use error::{InputError, Origin};
 
 /// Why a command failed, and the exit code to use.
 #[derive(Debug)]
@@ -169,17 +172,21 @@ pub(crate) fn is_record_file(arg: &str) -> bool {
 
 /// The position after `ply` main-line moves of the (first) record in a KIF/KI2/CSA file.
 pub(crate) fn record_position(path: &str, ply: usize) -> Result<crate::rules::Position, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+    let origin = || Origin::File(path.to_string());
+    let bytes = std::fs::read(path).map_err(|e| InputError::new(origin(), e))?;
     let recs = convert::read_records(path, &bytes)?;
     let rec = recs
         .first()
-        .ok_or_else(|| Failure::input(format!("{path}: no game in the file")))?;
-    rec.position_after(ply).ok_or_else(|| {
-        Failure::input(format!(
-            "{path}: --ply {ply} but the main line has {} moves",
-            rec.main.moves.len()
-        ))
-    })
+        .ok_or_else(|| InputError::new(origin(), "no game in the file"))?;
+    Ok(rec.position_after(ply).ok_or_else(|| {
+        InputError::new(
+            origin(),
+            format!(
+                "--ply {ply} but the main line has {} moves",
+                rec.main.moves.len()
+            ),
+        )
+    })?)
 }
 
 /// Reads a position argument: a KIF/KI2/CSA file (after `ply` moves), a SFEN, `startpos`,
@@ -195,9 +202,9 @@ pub(crate) fn read_position(
     if ply != 0 {
         return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
     }
-    crate::notation::sfen::parse_usi_position(text, rules)
+    Ok(crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
-        .map_err(|e| Failure::input(format!("bad position: {e}")))
+        .map_err(|e| InputError::in_line(Origin::Argument, 1, 1, text, &e))?)
 }
 
 /// Numbered lines of an input, or the error that ended it.
@@ -205,24 +212,22 @@ pub(crate) type Lines = Box<dyn Iterator<Item = Result<(usize, String), Failure>
 
 /// The lines of a file (or `-`: stdin), read one at a time so that a large input is
 /// never held whole: `(1-based line number, text without the line end)`, or a one-line
-/// error (`NAME: is a directory`, `NAME:LINE: not UTF-8 text`, a read error).
+/// error (`PATH: is a directory`, `PATH:LINE:COL: not UTF-8 text`, a read error).
 ///
 /// # Errors
 /// A [`Failure`] (exit 2) when the input cannot be opened.
 pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
     use std::io::BufRead;
+    let origin = Origin::file(name);
     let reader: Box<dyn BufRead> = if name == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         if std::path::Path::new(name).is_dir() {
-            return Err(Failure::input(format!(
-                "{name}: is a directory, not a file"
-            )));
+            return Err(InputError::new(origin, "is a directory, not a file").into());
         }
-        let f = std::fs::File::open(name).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        let f = std::fs::File::open(name).map_err(|e| InputError::new(origin.clone(), e))?;
         Box::new(std::io::BufReader::new(f))
     };
-    let name = if name == "-" { "stdin" } else { name }.to_string();
     let mut reader = reader;
     let mut number = 0usize;
     let mut failed = false;
@@ -240,15 +245,13 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
                 }
                 Some(String::from_utf8(buf).map(|t| (number, t)).map_err(|e| {
                     failed = true;
-                    Failure::input(format!(
-                        "{name}:{number}:{}: not UTF-8 text",
-                        e.utf8_error().valid_up_to() + 1
-                    ))
+                    let col = e.utf8_error().valid_up_to() + 1;
+                    InputError::at(origin.clone(), number, Some(col), "not UTF-8 text").into()
                 }))
             }
             Err(e) => {
                 failed = true;
-                Some(Err(Failure::input(format!("{name}:{number}: {e}"))))
+                Some(Err(InputError::at(origin.clone(), number, None, e).into()))
             }
         }
     })))

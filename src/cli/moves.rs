@@ -16,7 +16,7 @@ pub struct MovesArgs {
 /// Prints `<SFEN>\t<legal USI moves, sorted, space-separated>` per input line — the
 /// interface the cshogi differential script (paper/scripts/cshogi_diff.py) drives.
 pub fn run(a: MovesArgs) -> Result<(), Failure> {
-    let name = if a.file == "-" { "stdin" } else { &a.file };
+    let origin = super::error::Origin::file(&a.file);
     // Streamed: one line at a time, so a large file or pipe is never held whole.
     for item in super::input_lines(&a.file)? {
         let (number, raw) = item?;
@@ -29,8 +29,10 @@ pub fn run(a: MovesArgs) -> Result<(), Failure> {
             Some(s) => s.trim(),
             None => line,
         };
-        let pos = parse_position(sfen, Rules::STANDARD)
-            .map_err(|e| Failure::input(format!("{name}:{number}: {e}")))?;
+        let pos = parse_position(sfen, Rules::STANDARD).map_err(|e| {
+            let col = super::error::column_of(&raw, sfen);
+            super::error::InputError::in_line(origin.clone(), number, col, sfen, &e)
+        })?;
         let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         moves.sort();
         if a.json {

@@ -60,8 +60,9 @@ fn checked(p: &Problem, b: &Placement) -> Result<(), Failure> {
 }
 
 pub fn run(a: PlaceArgs) -> Result<(), Failure> {
-    let set = PieceSet::parse(&a.pieces)
-        .map_err(|e| Failure::input(format!("bad piece set {:?}: {e}", a.pieces)))?;
+    let set = PieceSet::parse(&a.pieces).map_err(|e| {
+        super::error::InputError::in_line(super::error::Origin::Argument, 1, 1, &a.pieces, &e)
+    })?;
     let dirs = if a.both_directions {
         Directions::Two
     } else {
@@ -73,8 +74,7 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     let shard_text = a.shard.map_or(String::new(), |s| format!(", shard {s}"));
     if let Some(m) = a.memory {
-        crate::resources::check_memory_request(m << 20, "--memory")
-            .map_err(Failure::input)?;
+        crate::resources::check_memory_request(m << 20, "--memory").map_err(Failure::input)?;
     }
     if a.count && a.sweep {
         let bar = ProgressBar::new(1);

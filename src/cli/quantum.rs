@@ -88,8 +88,13 @@ pub enum EngineName {
     Matching,
 }
 
+/// The world given as one or several arguments (joined by spaces; errors are placed in
+/// that text as `<argument>:1:COL:`).
 fn read_world(tokens: &[String]) -> Result<World, Failure> {
-    World::parse_exact(&tokens.join(" ")).map_err(|e| Failure::input(format!("bad world: {e}")))
+    let text = tokens.join(" ");
+    Ok(World::parse_exact(&text).map_err(|e| {
+        super::error::InputError::in_line(super::error::Origin::Argument, 1, 1, &text, &e)
+    })?)
 }
 
 fn print_converged(c: &Converged, json: bool) {

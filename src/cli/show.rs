@@ -37,7 +37,10 @@ pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> Result<(),
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            Failure::input(format!("{}: {e}", path.display()))
+            Failure::from(super::error::InputError::new(
+                super::error::Origin::File(path.display().to_string()),
+                e,
+            ))
         })
 }
 
@@ -54,10 +57,8 @@ fn quantum_record(arg: &str) -> Option<String> {
 /// Runs `show`.
 pub fn run(a: ShowArgs) -> Result<(), Failure> {
     if let Some(text) = quantum_record(&a.position) {
-        let p = position_after(&text, a.ply).map_err(|f| Failure {
-            message: format!("{}: {}", a.position, f.message),
-            ..f
-        })?;
+        let origin = super::error::Origin::File(a.position.clone());
+        let p = position_after(&origin, &text, a.ply)?;
         let pic = p.picture();
         if let Some(path) = &a.svg {
             write_atomically(path, &picture_svg(&pic))?;

@@ -1,6 +1,7 @@
 //! `shogi-lab tsume` and `shogi-lab usi`.
 
 use super::certificate::{certify_answer, ms_since, now, Certified};
+use super::error::{InputError, Located, Origin};
 use super::{emit, Failure};
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
@@ -91,6 +92,10 @@ type ProblemIter = Box<dyn Iterator<Item = Result<Problem, Failure>>>;
 struct Problems {
     iter: ProblemIter,
     total: Option<usize>,
+    /// Where the problems come from, for error messages.
+    origin: Origin,
+    /// Whether a problem's line and column are places in `origin` (not for a record file).
+    located: bool,
 }
 
 fn problems_of(
@@ -98,12 +103,14 @@ fn problems_of(
     ply: usize,
     shard: Option<crate::shard::Shard>,
 ) -> Result<(Problems, bool), Failure> {
-    let given = |p: Problem, hands_given: bool| {
+    let given = |p: Problem, hands_given: bool, origin: Origin| {
         let only = shard.map_or(true, |s| !s.items(1).is_empty());
         (
             Problems {
                 iter: Box::new(only.then_some(Ok(p)).into_iter()),
                 total: Some(1),
+                located: !hands_given,
+                origin,
             },
             hands_given,
         )
@@ -117,8 +124,10 @@ fn problems_of(
                 sfen: write_sfen(&pos),
                 extra: Vec::new(),
                 line: 1,
+                column: 1,
             },
             true,
+            Origin::File(input.to_string()),
         ));
     }
     if ply != 0 {
@@ -128,9 +137,11 @@ fn problems_of(
     if input != "-" && !path.exists() {
         // A SFEN always has spaces between its fields; a single word is a file name.
         if !input.trim().contains(char::is_whitespace) {
-            return Err(Failure::input(format!(
-                "{input}: no such file (and not a SFEN)"
-            )));
+            return Err(InputError::new(
+                Origin::File(input.to_string()),
+                "no such file (and not a SFEN)",
+            )
+            .into());
         }
         return Ok(given(
             Problem {
@@ -138,8 +149,10 @@ fn problems_of(
                 sfen: input.trim().to_string(),
                 extra: Vec::new(),
                 line: 1,
+                column: 1 + input.len() - input.trim_start().len(),
             },
             false,
+            Origin::Argument,
         ));
     }
     let lines = |name: &str| -> Result<ProblemIter, Failure> {
@@ -165,6 +178,8 @@ fn problems_of(
             Problems {
                 iter: lines(input)?,
                 total,
+                origin: Origin::file(input),
+                located: true,
             },
             false,
         )),
@@ -179,6 +194,8 @@ fn problems_of(
                             .map(|(_, p)| p),
                     ),
                     total: Some(n),
+                    origin: Origin::file(input),
+                    located: true,
                 },
                 false,
             ))
@@ -192,6 +209,8 @@ fn problems_of(
                 Problems {
                     iter: Box::new(mine.into_iter().map(Ok)),
                     total: Some(n),
+                    origin: Origin::file(input),
+                    located: true,
                 },
                 false,
             ))
@@ -284,9 +303,9 @@ fn solve_and_certify(
 pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     let (problems, hands_given) = problems_of(&a.input, a.ply, a.shard)?;
     let no_problems = || {
-        Failure::input(format!(
-            "{}: no problems in the input (empty, or only blank and # lines)",
-            a.input
+        Failure::from(InputError::new(
+            problems.origin.clone(),
+            "no problems in the input (empty, or only blank and # lines)",
         ))
     };
     if problems.total == Some(0) {
@@ -326,6 +345,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     });
     let mut unsolved = 0usize;
     let mut bad = 0usize;
+    let mut first_bad: Option<InputError> = None;
     let mut seen = 0usize;
     let mut uncertified = 0usize;
     for p in problems.iter {
@@ -335,7 +355,11 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             Ok(pos) => pos,
             Err(e) => {
                 bad += 1;
-                let msg = format!("{} (line {}): {e}", p.id, p.line);
+                let err = if problems.located {
+                    InputError::in_line(problems.origin.clone(), p.line, p.column, &p.sfen, &e)
+                } else {
+                    InputError::new(problems.origin.clone(), e.message())
+                };
                 if a.json {
                     emit(crate::output::to_line(&TsumeOut {
                         id: p.id.clone(),
@@ -350,11 +374,12 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         certified: None,
                         nodes: 0,
                         time_ms: 0,
-                        error: Some(e.to_string()),
+                        error: Some(err.to_string()),
                     }));
                 } else {
-                    emit(format!("{}: bad input: {msg}", p.id));
+                    emit(format!("{}: bad input: {err}", p.id));
                 }
+                first_bad.get_or_insert(err);
                 continue;
             }
         };
@@ -483,10 +508,13 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     if uncertified > 0 {
         eprintln!("{uncertified} of {seen} answer(s) not certified");
     }
-    if bad > 0 {
-        return Err(Failure::input(format!(
-            "{bad} problem(s) could not be read"
-        )));
+    if let Some(first) = first_bad {
+        // The first bad problem, located; the others are on stdout.
+        let more = match bad {
+            1 => String::new(),
+            n => format!(" (and {} more problem(s) that could not be read)", n - 1),
+        };
+        return Err(Failure::input(format!("{first}{more}")));
     }
     if unsolved > 0 {
         return Err(Failure::no_answer(format!(

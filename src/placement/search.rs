@@ -1008,8 +1008,7 @@ mod tests {
 
     #[test]
     fn counts_do_not_depend_on_the_memo_budget() {
-        let p =
-            Problem::new(PieceSet::parse("R2LN3P2").unwrap(), Directions::One).on_board(5, 5);
+        let p = Problem::new(PieceSet::parse("R2LN3P2").unwrap(), Directions::One).on_board(5, 5);
         let plain = p.count_unmemoised();
         let mut hits = Vec::new();
         for budget in [0, 64 * 600, 64 * 4_000, MEMO_MAX_BYTES] {

@@ -99,8 +99,15 @@ pub enum Ending {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
     /// Not JSON.
-    #[error("not JSON: {0}")]
-    Json(String),
+    #[error("not JSON: {what} at line {line} column {column}")]
+    Json {
+        /// serde_json's reason.
+        what: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (serde_json's: 0 before the line's first character).
+        column: usize,
+    },
     /// A field is missing or has the wrong shape.
     #[error("move {ply}: {what}")]
     Shape {
@@ -267,7 +274,15 @@ fn saved(rec: &Value) -> Result<Option<Saved>, ImportError> {
 /// # Errors
 /// [`ImportError`] on bad JSON or an unexpected shape.
 pub fn parse(text: &str) -> Result<Game, ImportError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| ImportError::Json(e.to_string()))?;
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        ImportError::Json {
+            what: full.strip_suffix(&place).unwrap_or(&full).to_string(),
+            line: e.line(),
+            column: e.column(),
+        }
+    })?;
     let rec = if root.get("record").is_some() {
         &root["record"]
     } else {

@@ -12,6 +12,8 @@ pub struct Problem {
     pub extra: Vec<String>,
     /// Line number (1-based).
     pub line: usize,
+    /// Column (1-based, in characters) where the SFEN starts in its line, for error messages.
+    pub column: usize,
 }
 
 /// Reads a problem file. A line with a tab is `id<TAB>SFEN…`; otherwise the whole line is the SFEN.
@@ -29,12 +31,20 @@ pub fn parse_line(raw: &str, number: usize) -> Option<Problem> {
         return None;
     }
     let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+    // Every column is a slice of `raw`: its offset there gives the SFEN's column.
+    let column = |part: &str| {
+        raw[..part.as_ptr() as usize - raw.as_ptr() as usize]
+            .chars()
+            .count()
+            + 1
+    };
     Some(if cols.len() >= 2 {
         Problem {
             id: cols[0].to_string(),
             sfen: cols[1].to_string(),
             extra: cols[2..].iter().map(|s| s.to_string()).collect(),
             line: number,
+            column: column(cols[1]),
         }
     } else {
         Problem {
@@ -42,6 +52,7 @@ pub fn parse_line(raw: &str, number: usize) -> Option<Problem> {
             sfen: line.to_string(),
             extra: Vec::new(),
             line: number,
+            column: column(line),
         }
     })
 }
@@ -68,6 +79,9 @@ mod tests {
         assert_eq!(ps[0].id, "z-1");
         assert_eq!(ps[0].extra, vec!["1"]);
         assert_eq!(ps[1].id, "line-4");
+        assert_eq!((ps[0].line, ps[0].column, ps[1].column), (2, 5, 1));
+        let p = parse_line(" 詰1 \t 8k/9/8P/9/9/9/9/9/9 b G 1", 7).unwrap();
+        assert_eq!((p.line, p.column), (7, 7));
         assert_eq!(sources(t), vec!["x"]);
     }
 }

@@ -1,5 +1,6 @@
 //! `shogi-lab quantum replay|play|perft`: quantum shogi games.
 
+use super::super::error::{InputError, Origin};
 use super::super::{emit, Failure};
 use crate::output::quantum::{
     tokens, PlayOut, ProbabilitiesOut, QuantumPerftOut, QuantumResult, ReplayPly,
@@ -223,16 +224,25 @@ fn capture_line(p: &QuantumPosition, mv: QMove) -> Option<String> {
 /// Exit 2 for an unreadable, empty or malformed record, or one that does not replay
 /// (an illegal move, a field or state that differs from the game).
 pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
-    let name = a.file.display();
-    let bytes = std::fs::read(&a.file).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    let origin = Origin::File(a.file.display().to_string());
+    let bytes = std::fs::read(&a.file).map_err(|e| InputError::new(origin.clone(), e))?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        Failure::input(format!(
-            "{name}: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
+        // The line and byte column of the first byte that is not UTF-8.
+        let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        InputError::at(
+            origin.clone(),
+            line,
+            Some(before.len() - line_start + 1),
+            "not UTF-8 text",
+        )
     })?;
     if text.trim().is_empty() {
-        return Err(Failure::input(format!("{name}: empty file (no record)")));
+        return Err(InputError::new(origin, "empty file (no record)").into());
     }
     let engine = a.engine.kind();
     let limit = a.plies.unwrap_or(usize::MAX);
@@ -242,7 +252,8 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
                 "shogitter records use the standard capture rule (rule 108)",
             ));
         }
-        let game = shogitter::parse(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        let game =
+            shogitter::parse(&text).map_err(|e| InputError::in_text(origin.clone(), &text, &e))?;
         // A record that does not replay is bad input (exit 2), like an illegal move in a KIF.
         let (p, ending) = shogitter::replay(&game, engine, limit, |ply, before, e, p| {
             if a.json {
@@ -264,17 +275,19 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
             }
             report(p, a.probabilities);
         })
-        .map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        .map_err(|e| InputError::new(origin.clone(), e))?;
         finish_recorded(&p, ending, a.json);
         return Ok(());
     }
-    let mut rec = Record::parse(&text).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    let mut rec =
+        Record::parse(&text).map_err(|e| InputError::in_text(origin.clone(), &text, &e))?;
     if let Some(v) = a.variant {
         if v.variant() != rec.variant {
-            return Err(Failure::input(format!(
-                "the record is variant {:?}",
-                rec.variant
-            )));
+            return Err(InputError::new(
+                origin,
+                format!("the record is variant {:?}", rec.variant),
+            )
+            .into());
         }
     }
     if rec.steps.len() > limit {
@@ -302,7 +315,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         report(q, a.probabilities);
         before = q.clone();
     })
-    .map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    .map_err(|e| InputError::new(origin.clone(), e))?;
     finish(&p, a.json);
     Ok(())
 }
@@ -318,23 +331,33 @@ pub(crate) fn is_quantum_record(text: &str) -> bool {
             .any(|l| l == "# shogi-lab quantum record")
 }
 
-/// The position after `ply` plies of a quantum record (ours or shogitter's JSON), every
-/// recorded state on the way checked as `quantum replay` checks it.
+/// The position after `ply` plies of a quantum record (ours or shogitter's JSON, read
+/// from `origin`), every recorded state on the way checked as `quantum replay` checks it.
 ///
 /// # Errors
 /// Exit 2 for a malformed record, one that does not replay, or a `ply` beyond its end.
-pub(crate) fn position_after(text: &str, ply: usize) -> Result<QuantumPosition, Failure> {
-    let too_far = |n: usize| Failure::input(format!("--ply {ply} but the record has {n} plies"));
+pub(crate) fn position_after(
+    origin: &Origin,
+    text: &str,
+    ply: usize,
+) -> Result<QuantumPosition, Failure> {
+    let too_far = |n: usize| {
+        Failure::from(InputError::new(
+            origin.clone(),
+            format!("--ply {ply} but the record has {n} plies"),
+        ))
+    };
     if text.trim_start().starts_with('{') {
-        let game = shogitter::parse(text).map_err(|e| Failure::input(e.to_string()))?;
+        let game =
+            shogitter::parse(text).map_err(|e| InputError::in_text(origin.clone(), text, &e))?;
         if ply > game.entries.len() {
             return Err(too_far(game.entries.len()));
         }
         let (p, _) = shogitter::replay(&game, EngineKind::Counting, ply, |_, _, _, _| {})
-            .map_err(|e| Failure::input(e.to_string()))?;
+            .map_err(|e| InputError::new(origin.clone(), e))?;
         return Ok(p);
     }
-    let mut rec = Record::parse(text).map_err(|e| Failure::input(e.to_string()))?;
+    let mut rec = Record::parse(text).map_err(|e| InputError::in_text(origin.clone(), text, &e))?;
     if ply > rec.steps.len() {
         return Err(too_far(rec.steps.len()));
     }
@@ -343,7 +366,7 @@ pub(crate) fn position_after(text: &str, ply: usize) -> Result<QuantumPosition, 
         rec.result = None;
     }
     let mut p = QuantumPosition::new(EngineKind::Counting, rec.variant);
-    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| Failure::input(e.to_string()))?;
+    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| InputError::new(origin.clone(), e))?;
     Ok(p)
 }
 

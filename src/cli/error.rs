@@ -1,0 +1,469 @@
+//! The front end's one input error. The parsers keep their own typed errors with
+//! their locations (a byte span, a line, a token); this module renders every one of
+//! them the same way, as one line:
+//!
+//! ```text
+//! PATH:LINE:COL: message     (COL where the parser knows it)
+//! PATH:LINE: message         (a line but no column)
+//! PATH: message              (no place in the text: an unreadable file, an empty record)
+//! ```
+//!
+//! `PATH` is the file as the user named it, `<stdin>` for `-`, `<argument>` for a text
+//! given on the command line (a SFEN, a quantum world, a piece set: line 1). `LINE` and
+//! `COL` are 1-based; `COL` counts characters, or bytes where the text could not be
+//! decoded (a binary file, bytes that are neither UTF-8 nor Shift_JIS). The same format
+//! as compilers (`file:line:col: message`), so editors jump to it.
+
+use super::Failure;
+use std::fmt;
+
+/// Where an input came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A file, by the path the user gave.
+    File(String),
+    /// Standard input (`-`).
+    Stdin,
+    /// A text given as a command-line argument.
+    Argument,
+}
+
+impl Origin {
+    /// The origin of a file argument: `-` is stdin.
+    pub fn file(name: &str) -> Origin {
+        if name == "-" {
+            Origin::Stdin
+        } else {
+            Origin::File(name.to_string())
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::File(p) => f.write_str(p),
+            Origin::Stdin => f.write_str("<stdin>"),
+            Origin::Argument => f.write_str("<argument>"),
+        }
+    }
+}
+
+/// A place in a text: 1-based line and column, each `None` when unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Location {
+    /// 1-based line.
+    pub line: Option<usize>,
+    /// 1-based column (characters; bytes in undecodable text).
+    pub col: Option<usize>,
+}
+
+impl Location {
+    /// The line and character column of byte `offset` of `text` (clamped to the text;
+    /// a column inside a character is that character's).
+    pub fn of_byte(text: &str, offset: usize) -> Location {
+        let mut at = offset.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let before = &text[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Location {
+            line: Some(before.matches('\n').count() + 1),
+            col: Some(before[line_start..].chars().count() + 1),
+        }
+    }
+}
+
+/// A parser error the front end can place: its message without location, and where
+/// it is in the text the parser read.
+pub trait Located {
+    /// What is wrong, without the location.
+    fn message(&self) -> String;
+    /// Where in `text` (the text given to the parser).
+    fn location(&self, text: &str) -> Location;
+}
+
+/// One bad input, rendered as one line (module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The input.
+    pub origin: Origin,
+    /// Where in it.
+    pub location: Location,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error about the input as a whole (`PATH: message`).
+    pub fn new(origin: Origin, message: impl fmt::Display) -> InputError {
+        InputError {
+            origin,
+            location: Location::default(),
+            message: message.to_string(),
+        }
+    }
+
+    /// An error at `line` (and `col`) of the input.
+    pub fn at(
+        origin: Origin,
+        line: usize,
+        col: Option<usize>,
+        message: impl fmt::Display,
+    ) -> InputError {
+        InputError {
+            origin,
+            location: Location {
+                line: Some(line),
+                col,
+            },
+            message: message.to_string(),
+        }
+    }
+
+    /// A parser's error `e` on a whole input `text` (a record file): the place is
+    /// the one the parser reports.
+    pub fn in_text(origin: Origin, text: &str, e: &(impl Located + ?Sized)) -> InputError {
+        InputError {
+            origin,
+            location: e.location(text),
+            message: e.message(),
+        }
+    }
+
+    /// A parser's error `e` on `text`, a piece of the input that starts at `line`,
+    /// column `col` (a SFEN after an id column, an argument: line 1, column 1). The
+    /// line is known even where the parser gives no place.
+    pub fn in_line(
+        origin: Origin,
+        line: usize,
+        col: usize,
+        text: &str,
+        e: &(impl Located + ?Sized),
+    ) -> InputError {
+        let l = e.location(text);
+        let location = match l.line {
+            Some(n) if n > 1 => Location {
+                line: Some(line + n - 1),
+                col: l.col,
+            },
+            _ => Location {
+                line: Some(line),
+                col: l.col.map(|c| col + c - 1),
+            },
+        };
+        InputError {
+            origin,
+            location,
+            message: e.message(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.origin)?;
+        if let Some(line) = self.location.line {
+            write!(f, "{line}:")?;
+            if let Some(col) = self.location.col {
+                write!(f, "{col}:")?;
+            }
+        }
+        write!(f, " {}", self.message)
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+/// The 1-based character column where `part` (a subslice of `line`) starts in `line`
+/// (1 if `part` is not a subslice of it).
+pub fn column_of(line: &str, part: &str) -> usize {
+    let offset = (part.as_ptr() as usize)
+        .checked_sub(line.as_ptr() as usize)
+        .filter(|&o| o + part.len() <= line.len())
+        .unwrap_or(0);
+    Location::of_byte(line, offset).col.unwrap_or(1)
+}
+
+/// `why` without serde_json's trailing ` at line N column M` (the place is rendered in front).
+fn without_json_place(why: &str) -> &str {
+    match why.rsplit_once(" at line ") {
+        Some((head, place))
+            if place.split_once(" column ").is_some_and(|(l, c)| {
+                [l, c].iter().all(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            }) =>
+        {
+            head
+        }
+        _ => why,
+    }
+}
+
+// ------------------------------------------------------------ the parsers' errors
+
+use crate::notation::record::{RecordError, RecordErrorKind};
+use crate::notation::sfen::{SfenError, UsiPositionError};
+
+impl Located for SfenError {
+    fn message(&self) -> String {
+        self.kind.to_string()
+    }
+    fn location(&self, text: &str) -> Location {
+        Location::of_byte(text, self.span.start)
+    }
+}
+
+impl Located for UsiPositionError {
+    fn message(&self) -> String {
+        match self {
+            UsiPositionError::Sfen(e) => e.message(),
+            UsiPositionError::Move { index, error, .. } => format!("move {}: {error}", index + 1),
+        }
+    }
+    fn location(&self, text: &str) -> Location {
+        match self {
+            UsiPositionError::Sfen(e) => e.location(text),
+            UsiPositionError::Move { span, .. } => Location::of_byte(text, span.start),
+        }
+    }
+}
+
+impl Located for RecordError {
+    fn message(&self) -> String {
+        self.kind.to_string()
+    }
+    fn location(&self, _: &str) -> Location {
+        let col = match self.kind {
+            RecordErrorKind::Encoding(b) | RecordErrorKind::Binary(b) => Some(b),
+            _ => None,
+        };
+        Location {
+            line: Some(self.line),
+            col,
+        }
+    }
+}
+
+impl Located for crate::tsume::ProblemError {
+    fn message(&self) -> String {
+        match self {
+            crate::tsume::ProblemError::Sfen(e) => e.message(),
+            e => e.to_string(),
+        }
+    }
+    fn location(&self, text: &str) -> Location {
+        match self {
+            crate::tsume::ProblemError::Sfen(e) => e.location(text),
+            _ => Location::default(),
+        }
+    }
+}
+
+impl Located for crate::placement::PieceSetError {
+    fn message(&self) -> String {
+        let text = self.to_string();
+        // The byte offset becomes the column.
+        match text.split_once(": ") {
+            Some((head, rest)) if head.starts_with("byte ") => rest.to_string(),
+            _ => text,
+        }
+    }
+    fn location(&self, text: &str) -> Location {
+        use crate::placement::PieceSetError as E;
+        match *self {
+            E::UnknownLetter { at, .. }
+            | E::NotPromotable { at, .. }
+            | E::DanglingPlus { at }
+            | E::BadCount { at } => Location::of_byte(text, at),
+            _ => Location::default(),
+        }
+    }
+}
+
+impl Located for crate::quantum::ParseError {
+    fn message(&self) -> String {
+        self.to_string()
+    }
+    fn location(&self, text: &str) -> Location {
+        use crate::quantum::ParseError as E;
+        let token = match *self {
+            E::BadKind { token, .. } | E::Repeated { token, .. } | E::Mixed { token, .. } => token,
+            _ => return Location::default(),
+        };
+        // The column where the token starts.
+        let start = text
+            .split_whitespace()
+            .nth(token)
+            .map_or(0, |t| t.as_ptr() as usize - text.as_ptr() as usize);
+        Location::of_byte(text, start)
+    }
+}
+
+impl Located for crate::quantum::record::RecordError {
+    fn message(&self) -> String {
+        self.what.clone()
+    }
+    fn location(&self, _: &str) -> Location {
+        Location {
+            line: Some(self.line),
+            col: None,
+        }
+    }
+}
+
+impl Located for crate::quantum::shogitter::ImportError {
+    fn message(&self) -> String {
+        use crate::quantum::shogitter::ImportError as E;
+        match self {
+            E::Json { what, .. } => format!("not JSON: {what}"),
+            e => e.to_string(),
+        }
+    }
+    fn location(&self, _: &str) -> Location {
+        use crate::quantum::shogitter::ImportError as E;
+        match *self {
+            E::Json { line, column, .. } => Location {
+                line: Some(line),
+                col: (column > 0).then_some(column),
+            },
+            _ => Location::default(),
+        }
+    }
+}
+
+impl Located for crate::certificate::CheckError {
+    fn message(&self) -> String {
+        use crate::certificate::CheckError as E;
+        match self {
+            E::Unreadable { why, .. } => without_json_place(why).to_string(),
+            e => e.to_string(),
+        }
+    }
+    fn location(&self, _: &str) -> Location {
+        use crate::certificate::CheckError as E;
+        match *self {
+            E::Unreadable { line, col, .. } => Location {
+                line: Some(line),
+                col: (col > 0).then_some(col),
+            },
+            _ => Location::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::sfen::{parse_position, parse_usi_position};
+    use crate::rules::Rules;
+
+    #[test]
+    fn renders_path_line_col() {
+        let f = |l: Option<usize>, c: Option<usize>| InputError {
+            origin: Origin::File("a.kif".into()),
+            location: Location { line: l, col: c },
+            message: "bad".into(),
+        };
+        assert_eq!(f(Some(3), Some(7)).to_string(), "a.kif:3:7: bad");
+        assert_eq!(f(Some(3), None).to_string(), "a.kif:3: bad");
+        assert_eq!(f(None, None).to_string(), "a.kif: bad");
+        assert_eq!(
+            InputError::new(Origin::file("-"), "x").to_string(),
+            "<stdin>: x"
+        );
+        assert_eq!(
+            InputError::at(Origin::Argument, 1, Some(2), "x").to_string(),
+            "<argument>:1:2: x"
+        );
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        assert_eq!(
+            Location::of_byte("ab\n歩歩x", "ab\n歩歩".len()),
+            Location {
+                line: Some(2),
+                col: Some(3)
+            }
+        );
+        // Inside a character, past the end: clamped.
+        assert_eq!(Location::of_byte("歩", 1).col, Some(1));
+        assert_eq!(Location::of_byte("ab", 99).col, Some(3));
+        let line = "id\t歩 sfen";
+        assert_eq!(column_of(line, &line[3..]), 4);
+        assert_eq!(column_of(line, &line[6..]), 5);
+        assert_eq!(column_of(line, "elsewhere"), 1);
+    }
+
+    #[test]
+    fn a_sfen_error_is_placed_in_its_line() {
+        let line = "z-1\tlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1";
+        let sfen = &line[4..];
+        let e = parse_position(sfen, Rules::STANDARD).unwrap_err();
+        let got = InputError::in_line(
+            Origin::File("p.sfen".into()),
+            5,
+            column_of(line, sfen),
+            sfen,
+            &e,
+        );
+        // The X is character 61 of the line.
+        assert_eq!(line.find('X'), Some(60));
+        assert_eq!(
+            got.to_string(),
+            "p.sfen:5:61: unexpected character 'X' in the board"
+        );
+        let e = parse_usi_position("startpos moves 7g7f 7g7f", Rules::STANDARD).unwrap_err();
+        assert_eq!(
+            InputError::in_line(Origin::Argument, 1, 1, "startpos moves 7g7f 7g7f", &e).to_string(),
+            "<argument>:1:21: move 2: illegal move 7g7f"
+        );
+    }
+
+    #[test]
+    fn record_errors_keep_their_line() {
+        let e = crate::notation::kif::read_kif("手合割：平手\nこれは何\n").unwrap_err();
+        assert_eq!(
+            InputError::in_text(Origin::File("u.kif".into()), "", &e).to_string(),
+            "u.kif:2: unrecognised line \"これは何\""
+        );
+        let e = crate::notation::record::decode(b"ab\ncd\0").unwrap_err();
+        assert_eq!(
+            InputError::in_text(Origin::Stdin, "", &e).to_string(),
+            "<stdin>:2:3: not a text record: a binary file (NUL byte at byte 3 of the line)"
+        );
+    }
+
+    #[test]
+    fn json_places_are_not_repeated() {
+        assert_eq!(
+            without_json_place("expected value at line 1 column 1"),
+            "expected value"
+        );
+        assert_eq!(without_json_place("at line 3"), "at line 3");
+        let e = crate::certificate::check_text("{", None).unwrap_err();
+        let got = InputError::in_text(Origin::File("c.jsonl".into()), "{", &e).to_string();
+        assert!(got.starts_with("c.jsonl:1:"), "{got}");
+        assert!(!got.contains(" at line "), "{got}");
+    }
+
+    #[test]
+    fn arguments_are_placed_by_column() {
+        let e = crate::placement::PieceSet::parse("P3X").unwrap_err();
+        assert_eq!(
+            InputError::in_line(Origin::Argument, 1, 1, "P3X", &e).to_string(),
+            "<argument>:1:3: 'X' is not a piece letter (P L N S G B R K, optionally after +; Q)"
+        );
+        let w = "K R  Z";
+        let e =
+            crate::quantum::World::parse_exact(&format!("{w} * * * * * * * * * * * * * * * * *"))
+                .unwrap_err();
+        let got = InputError::in_line(Origin::Argument, 1, 1, w, &e).to_string();
+        assert!(got.starts_with("<argument>:1:6: token 2 (\"Z\")"), "{got}");
+    }
+}
