@@ -12,6 +12,7 @@ counts of both are compared before timing. Times are CPU seconds
 
 import argparse
 import importlib.metadata
+import os
 import platform
 import time
 
@@ -93,9 +94,11 @@ def main():
             f"| {r['cshogi_legal_usi']:,.0f} | {r['ours_perft3']:,.1f} | {r['cshogi_perft3']:,.2f} |"
         )
     text = "\n".join(lines) + "\n"
-    if a.out:
-        with open(a.out, "w", encoding="utf-8") as f:
+    if a.out:  # atomically: a half-written table never replaces the old one
+        tmp = f"{a.out}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
+        os.replace(tmp, a.out)
     print(text)
 
 

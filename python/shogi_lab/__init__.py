@@ -1,6 +1,7 @@
 """shogi-lab from Python: rules (``Position``), game records, the df-pn tsume
 solver (``shogi_lab.tsume``), quantum shogi (``shogi_lab.quantum``), 利かずの駒並べ
-(``shogi_lab.placement``) and a Ray batch driver (``python -m shogi_lab.cluster``).
+(``shogi_lab.placement``), seeded test vectors (``shogi_lab.gen``) and a Ray
+batch driver (``python -m shogi_lab.cluster``).
 
 Errors are :class:`ShogiLabError` (a ``ValueError``) carrying the command line's
 one-line message; a table that does not fit in memory raises ``MemoryError``.
@@ -26,6 +27,7 @@ __all__ = [
     "ShogiLabError",
     "read_record",
     "write_record",
+    "gen",
     "placement",
     "quantum",
     "tsume",
@@ -55,4 +57,4 @@ def write_record(
     return _native.write_record(start, list(moves), to, hs)
 
 
-from . import placement, quantum, tsume  # noqa: E402  (submodules use the names above)
+from . import gen, placement, quantum, tsume  # noqa: E402  (submodules use the names above)

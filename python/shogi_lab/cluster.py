@@ -2,15 +2,18 @@
 
     python -m shogi_lab.cluster tsume FILE --shards N [--nodes …] [--out DIR]
     python -m shogi_lab.cluster place SET [--sweep] [--both-directions] --shards N [--out DIR]
+    python -m shogi_lab.cluster gen positions|tsume|quantum|records [--count C --seed S …] --shards N [--out DIR]
 
 Each shard is one Ray task calling the bindings (the same `--shard I/N`
 partition as the CLI: contiguous blocks of the problem list for ``tsume``,
-round robin over top-level branches / long-range layouts for ``place``). A
+round robin over top-level branches / long-range layouts for ``place``,
+contiguous blocks of the vectors for ``gen``). A
 finished shard is written atomically to ``DIR/shard-I-of-N.json[l]``; a rerun
 with the same job keeps those and runs only the missing shards. The merged
 result is ``DIR/merged.jsonl`` (tsume: the shards concatenated in order, equal to
-``shogi-lab tsume FILE --json`` apart from ``time_ms``) or ``DIR/merged.json``
-(place: counts summed).
+``shogi-lab tsume FILE --json`` apart from ``time_ms``; gen: byte for byte the
+output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place:
+counts summed).
 
 By default Ray starts a local instance with ``--workers`` CPUs (default: all);
 ``--address auto`` or ``--address ray://HEAD:10001`` joins a running cluster
@@ -22,11 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import _native, placement, tsume
+from . import _native, gen, placement, tsume
 
 JOB_FILE = "job.json"
 
@@ -66,12 +70,47 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
 
 
 def run_place_shard(pieces: str, both: bool, method: str, index: int, count: int) -> str:
-    """One shard's placement count as a JSON object (with its CPU seconds)."""
+    """One shard's placement count as a JSON object, with the CPU seconds of the task's
+    process during the count (``cpu_s``: all its threads, Ray's own included) and the
+    process that ran it (``worker``: host:pid)."""
     t = time.process_time()
     d = placement.count(pieces, both_directions=both, method=method, shard=(index, count))
     d["cpu_s"] = round(time.process_time() - t, 3)
     d["shard"] = f"{index}/{count}"
+    d["worker"] = f"{socket.gethostname()}:{os.getpid()}"
     return json.dumps(d) + "\n"
+
+
+def run_gen_shard(what: str, params: Dict[str, Any], index: int, count: int) -> Tuple[str, List[int]]:
+    """Shard ``index``/``count`` of ``shogi-lab gen WHAT``: its JSON lines (the CLI's
+    ``--shard I/N`` output) and, for ``tsume``, the vectors left out (no mate found)."""
+    shard = (index, count)
+    if what == "positions":
+        return gen.positions_jsonl(params["count"], params["seed"], params["depth"], shard), []
+    if what == "tsume":
+        text, missing = gen.tsume_jsonl(params["count"], params["plies"], params["seed"], params["nodes"],
+                                        params["max_candidates"], shard)
+        return text, list(missing)
+    if what == "quantum":
+        return gen.quantum_jsonl(params["count"], params["seed"], shard), []
+    return gen.records_jsonl(params["count"], params["to"], params["seed"], shard), []
+
+
+# Options of `gen`: name → (default, the generators that take it); as `shogi-lab gen`.
+GEN_OPTIONS: Dict[str, Tuple[Any, Tuple[str, ...]]] = {
+    "depth": (2, ("positions",)),
+    "plies": (None, ("tsume",)),
+    "nodes": (200_000, ("tsume",)),
+    "max_candidates": (100_000, ("tsume",)),
+    "to": (None, ("records",)),
+}
+
+
+def _sum_by(rows: List[Dict[str, Any]], key: str, value: str) -> Dict[Any, float]:
+    sums: Dict[Any, float] = {}
+    for r in rows:
+        sums[r.get(key)] = sums.get(r.get(key), 0.0) + r[value]
+    return sums
 
 
 def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
@@ -98,7 +137,33 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     p.add_argument("pieces")
     p.add_argument("--sweep", action="store_true", help="count by the transfer-matrix sweep (one direction)")
     p.add_argument("--both-directions", action="store_true")
+    g = sub.add_parser("gen", parents=[common], help="generate test vectors (as shogi-lab gen)")
+    g.add_argument("what", choices=["positions", "tsume", "quantum", "records"])
+    g.add_argument("--count", type=int, default=100, help="number of vectors (default 100)")
+    g.add_argument("--seed", type=int, default=1, help="the same seed gives the same vectors (default 1)")
+    g.add_argument("--depth", type=int, default=None, help="positions: perft depths 1..=D (default 2)")
+    g.add_argument("--plies", type=int, default=None, help="tsume: mate length in plies (odd; required)")
+    g.add_argument("--nodes", type=int, default=None, help="tsume: solver nodes per candidate (default 200000)")
+    g.add_argument("--max-candidates", type=int, default=None,
+                   help="tsume: give up a vector after this many candidates (default 100000)")
+    g.add_argument("--to", choices=["kif", "ki2", "csa", "jkf", "usi"], default=None,
+                   help="records: the record format (required)")
     a = ap.parse_args(argv)
+    if a.job == "gen":
+        for name, (default, owners) in GEN_OPTIONS.items():
+            value = getattr(a, name)
+            if value is None:
+                setattr(a, name, default)
+            elif a.what not in owners:
+                ap.error(f"--{name.replace('_', '-')} does not apply to gen {a.what}")
+        for name in ("count", "seed", "depth", "plies", "nodes", "max_candidates"):
+            value = getattr(a, name)
+            if value is not None and value < (0 if name in ("seed", "depth") else 1):
+                ap.error(f"bad --{name.replace('_', '-')} {value}: too small")
+        if a.what == "tsume" and a.plies is None:
+            ap.error("gen tsume needs --plies")
+        if a.what == "records" and a.to is None:
+            ap.error("gen records needs --to")
     if a.shards < 1:
         ap.error(f"bad --shards {a.shards}: need at least 1")
     if a.workers is not None and a.workers < 1:
@@ -128,7 +193,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                "shards": a.shards, **limits}
         ext = "jsonl"
         calls = [(run_tsume_shard, (text, i, a.shards, limits)) for i in range(a.shards)]
-    else:
+    elif a.job == "place":
         method = "sweep" if a.sweep else "search"
         try:  # validate in the driver so a bad set is one line, not a task traceback
             placement.first(a.pieces, both_directions=a.both_directions, node_limit=1)
@@ -141,6 +206,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                "both_directions": a.both_directions, "shards": a.shards}
         ext = "json"
         calls = [(run_place_shard, (a.pieces, a.both_directions, method, i, a.shards)) for i in range(a.shards)]
+    else:
+        params: Dict[str, Any] = {"count": a.count, "seed": a.seed}
+        params.update({k: getattr(a, k) for k, (_, owners) in GEN_OPTIONS.items() if a.what in owners})
+        try:  # validate in the driver (an empty part: no work) so bad options are one line
+            run_gen_shard(a.what, params, a.count, a.count + 1)
+        except _native.ShogiLabError as e:
+            print(f"shogi-lab cluster: {e}", file=sys.stderr)
+            return 2
+        job = {"job": "gen", "what": a.what, **params, "shards": a.shards}
+        ext = "jsonl"
+        calls = [(run_gen_shard, (a.what, params, i, a.shards)) for i in range(a.shards)]
 
     job_path = os.path.join(out, JOB_FILE)
     if os.path.exists(job_path):
@@ -157,12 +233,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if len(todo) < a.shards:
         print(f"resuming: {a.shards - len(todo)} of {a.shards} shards already done in {out}", file=sys.stderr)
 
+    def finish(i: int, result: Any) -> None:
+        """Keeps shard i's result; its output file, written last, marks it done."""
+        if isinstance(result, tuple):  # gen: (lines, vectors left out)
+            result, missing = result
+            if missing:
+                _write_atomically(missing_path(i), json.dumps(missing) + "\n")
+        _write_atomically(paths[i], result)
+
+    def missing_path(i: int) -> str:
+        return os.path.join(out, f"shard-{i}-of-{a.shards}.missing.json")
+
     t0 = time.monotonic()
     if todo and a.no_ray:
         os.environ.setdefault("RAYON_NUM_THREADS", str(a.threads))
         for i in todo:
             fn, args = calls[i]
-            _write_atomically(paths[i], fn(*args))
+            finish(i, fn(*args))
     elif todo:
         import ray
 
@@ -178,10 +265,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 fn, args = calls[i]
                 pending[remote[fn].remote(*args)] = i
             while pending:
-                done, _ = ray.wait(list(pending), num_returns=1)
+                # A timeout so that Ctrl-C (KeyboardInterrupt) reaches the driver between waits.
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
                 for ref in done:
                     i = pending.pop(ref)
-                    _write_atomically(paths[i], ray.get(ref))  # kept even if a later shard fails
+                    finish(i, ray.get(ref))  # kept even if a later shard fails
                     print(f"shard {i}/{a.shards} done ({a.shards - len(pending)} of {a.shards})",
                           file=sys.stderr)
         finally:
@@ -192,6 +280,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for p in paths:
         with open(p, encoding="utf-8") as f:
             texts.append(f.read())
+    if a.job == "gen":
+        merged = "".join(texts)
+        _write_atomically(os.path.join(out, "merged.jsonl"), merged)
+        missing: List[int] = []
+        for i in range(a.shards):
+            if os.path.exists(missing_path(i)):
+                with open(missing_path(i), encoding="utf-8") as f:
+                    missing += json.load(f)
+        print(json.dumps({"vectors": merged.count("\n"), "missing": len(missing), "shards": a.shards,
+                          "wall_s": round(wall, 3), "out": out}))
+        if missing:  # as `shogi-lab gen tsume` (exit 1)
+            print(f"shogi-lab cluster: {len(missing)} of {a.count} vectors (the first: vector {missing[0]}) "
+                  f"found no mate of exactly {a.plies} plies in {a.max_candidates} candidate positions",
+                  file=sys.stderr)
+            return 1
+        return 0
     if a.job == "tsume":
         merged = "".join(texts)
         _write_atomically(os.path.join(out, "merged.jsonl"), merged)
@@ -210,6 +314,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "shards": a.shards,
         "cpu_s_sum": round(sum(p["cpu_s"] for p in parts), 3),
         "cpu_s_max": max(p["cpu_s"] for p in parts),
+        # The busiest worker's CPU: the lower bound on the wall time of the task phase.
+        "cpu_s_max_worker": round(max(_sum_by(parts, "worker", "cpu_s").values()), 3),
         "wall_s": round(wall, 3),
     }
     total["count_up_to_mirror"] = (total["count"] + total["mirror_symmetric"]) // 2

@@ -7,8 +7,12 @@
 //!
 //! PyO3's macros expand to `unsafe` blocks, so this module is the one place
 //! where `lib.rs`'s `#![deny(unsafe_code)]` is relaxed (`#[allow(unsafe_code)]`
-//! on `mod python`); no hand-written unsafe code lives here.
+//! on `mod python`); no hand-written unsafe code lives here. Clippy's
+//! `useless_conversion` fires on the `PyResult` conversion that PyO3 0.22's
+//! `#[pyfunction]`/`#[pymethods]` expansion inserts, not on our code: allowed here.
+#![allow(clippy::useless_conversion)]
 
+mod gen;
 mod placement;
 mod position;
 mod quantum;
@@ -43,6 +47,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(quantum::quantum_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_observe, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_perft, m)?)?;
+    m.add_function(wrap_pyfunction!(gen::gen_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(gen::gen_tsume, m)?)?;
+    m.add_function(wrap_pyfunction!(gen::gen_quantum, m)?)?;
+    m.add_function(wrap_pyfunction!(gen::gen_records, m)?)?;
     m.add_function(wrap_pyfunction!(placement::placement_count, m)?)?;
     m.add_function(wrap_pyfunction!(placement::placement_first, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

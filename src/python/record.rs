@@ -18,9 +18,12 @@ pub(crate) fn first_record(path: &str) -> PyResult<Record> {
         .ok_or_else(|| input_error(format!("{path}: no game in the file")))
 }
 
+/// `(start_sfen, moves, headers)`: a record as Python sees it.
+type RecordTuple = (String, Vec<String>, Vec<(String, String)>);
+
 /// `(start_sfen, moves, headers)` of the first game in a record file (main line, USI moves).
 #[pyfunction]
-pub fn read_record(path: &str) -> PyResult<(String, Vec<String>, Vec<(String, String)>)> {
+pub fn read_record(path: &str) -> PyResult<RecordTuple> {
     let rec = first_record(path)?;
     Ok((
         write_sfen(&rec.start),

@@ -3,8 +3,10 @@ unsharded answer, finished shards are kept and reused. These run the shards in-p
 (``--no-ray``); `.ci/run` runs the same driver on a local 2-worker Ray cluster."""
 
 import json
+import subprocess
 
 import pytest
+from conftest import cli_path
 
 from shogi_lab import cluster
 
@@ -66,3 +68,95 @@ def test_bad_input_is_one_line(tmp_path, capsys):
                          "--out", str(tmp_path / "z")]) == 2
     with pytest.raises(SystemExit):
         cluster.main(["place", "RB", "--shards", "0"])
+
+
+GEN_JOBS = [
+    ["positions", "--count", "23", "--seed", "7", "--depth", "1"],
+    ["tsume", "--count", "5", "--plies", "3", "--seed", "7"],
+    ["quantum", "--count", "23", "--seed", "7"],
+    ["records", "--count", "11", "--seed", "7", "--to", "usi"],
+    ["records", "--count", "5", "--seed", "7", "--to", "kif"],
+]
+
+
+@pytest.mark.parametrize("job", GEN_JOBS, ids=lambda j: "-".join(j[:1] + j[-2:]))
+@pytest.mark.parametrize("shards", [1, 3, 4])
+def test_gen_shards_concatenate_to_the_cli_run(cli, tmp_path, job, shards):
+    want = cli("gen", *job)
+    assert want.count("\n") == int(job[2])
+    out = tmp_path / "g"
+    assert cluster.main(["gen", *job, "--shards", str(shards), "--no-ray", "--out", str(out)]) == 0
+    assert (out / "merged.jsonl").read_text(encoding="utf-8") == want  # byte for byte
+    parts = [(out / f"shard-{i}-of-{shards}.jsonl").read_text(encoding="utf-8") for i in range(shards)]
+    # Each shard is the CLI's own `--shard I/N` part.
+    assert parts == [cli("gen", *job, "--shard", f"{i}/{shards}") for i in range(shards)]
+
+
+def test_gen_more_shards_than_vectors_and_resume(cli, tmp_path, capsys):
+    job = ["quantum", "--count", "3", "--seed", "11"]
+    want = cli("gen", *job)
+    out = tmp_path / "q"
+    argv = ["gen", *job, "--shards", "5", "--no-ray", "--out", str(out)]
+    assert cluster.main(argv) == 0
+    assert (out / "merged.jsonl").read_text(encoding="utf-8") == want
+    assert (out / "shard-4-of-5.jsonl").read_text() == ""  # an empty part is a finished part
+    kept = out / "shard-0-of-5.jsonl"
+    stamp = kept.stat().st_mtime_ns
+    (out / "shard-2-of-5.jsonl").unlink()
+    (out / "merged.jsonl").unlink()
+    capsys.readouterr()
+    assert cluster.main(argv) == 0
+    assert "resuming: 4 of 5" in capsys.readouterr().err
+    assert kept.stat().st_mtime_ns == stamp
+    assert (out / "merged.jsonl").read_text(encoding="utf-8") == want
+    # The same directory with another seed is another job.
+    assert cluster.main(["gen", "quantum", "--count", "3", "--seed", "12", "--shards", "5", "--no-ray",
+                         "--out", str(out)]) == 2
+
+
+def test_gen_tsume_vectors_left_out_fail_like_the_cli(cli, tmp_path, capsys):
+    # 30 candidates per vector: 3 of these 6 find no 3-ply mate; the CLI prints the others and exits 1.
+    job = ["tsume", "--count", "6", "--plies", "3", "--seed", "7", "--max-candidates", "30"]
+    exe = cli_path()
+    r = subprocess.run([str(exe), "gen", *job], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.startswith("shogi-lab: 3 of 6 vectors") and r.stdout.count("\n") == 3
+    out = tmp_path / "t"
+    capsys.readouterr()
+    assert cluster.main(["gen", *job, "--shards", "3", "--no-ray", "--out", str(out)]) == 1
+    assert capsys.readouterr().err.strip() == "shogi-lab cluster: " + r.stderr.strip().removeprefix("shogi-lab: ")
+    assert (out / "merged.jsonl").read_text(encoding="utf-8") == r.stdout
+
+
+def test_gen_bindings_equal_the_cli(cli):
+    from shogi_lab import gen
+    assert gen.positions(4, seed=3, depth=1) == [json.loads(x) for x in cli("gen", "positions", "--count", "4",
+                                                                             "--seed", "3", "--depth", "1").splitlines()]
+    assert gen.records_jsonl(3, "csa", seed=5, shard=(1, 2)) == cli("gen", "records", "--count", "3", "--seed", "5",
+                                                                    "--to", "csa", "--shard", "1/2")
+    assert gen.quantum(2, seed=9) == [json.loads(x) for x in cli("gen", "quantum", "--count", "2", "--seed", "9")
+                                      .splitlines()]
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda g: g.positions(0), "bad count 0"),
+    (lambda g: g.positions(2, depth=6), "bad depth 6"),
+    (lambda g: g.tsume_jsonl(2, plies=2), "bad plies 2"),
+    (lambda g: g.records(2, to="pgn"), "bad format \"pgn\""),
+    (lambda g: g.quantum(2, shard=(2, 2)), "bad shard 2/2"),
+])
+def test_gen_bad_arguments_are_one_line(call, message):
+    from shogi_lab import ShogiLabError, gen
+    with pytest.raises(ShogiLabError) as e:
+        call(gen)
+    assert str(e.value).startswith(message) and "\n" not in str(e.value)
+
+
+def test_gen_bad_options_in_the_driver(tmp_path, capsys):
+    base = ["--shards", "2", "--no-ray", "--out", str(tmp_path / "x")]
+    assert cluster.main(["gen", "positions", "--depth", "9", *base]) == 2
+    assert capsys.readouterr().err.strip() == "shogi-lab cluster: bad depth 9: need 0 to 5"
+    for argv in (["gen", "tsume"], ["gen", "records"], ["gen", "quantum", "--depth", "1"],
+                 ["gen", "positions", "--count", "0"], ["gen", "quantum", "--seed", "-1"]):
+        with pytest.raises(SystemExit):
+            cluster.main(argv + base)
+    assert not (tmp_path / "x" / "job.json").exists()
