@@ -158,8 +158,10 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                 ap.error(f"--{name.replace('_', '-')} does not apply to gen {a.what}")
         for name in ("count", "seed", "depth", "plies", "nodes", "max_candidates"):
             value = getattr(a, name)
-            if value is not None and value < (0 if name in ("seed", "depth") else 1):
-                ap.error(f"bad --{name.replace('_', '-')} {value}: too small")
+            low = 0 if name in ("seed", "depth") else 1
+            high = 2**16 - 1 if name in ("depth", "plies") else 2**64 - 1  # the bindings check the rest
+            if value is not None and not low <= value <= high:
+                ap.error(f"bad --{name.replace('_', '-')} {value}: need {low} to {high}")
         if a.what == "tsume" and a.plies is None:
             ap.error("gen tsume needs --plies")
         if a.what == "records" and a.to is None:
@@ -314,8 +316,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "shards": a.shards,
         "cpu_s_sum": round(sum(p["cpu_s"] for p in parts), 3),
         "cpu_s_max": max(p["cpu_s"] for p in parts),
-        # The busiest worker's CPU: the lower bound on the wall time of the task phase.
-        "cpu_s_max_worker": round(max(_sum_by(parts, "worker", "cpu_s").values()), 3),
+        # The busiest worker's CPU: the lower bound on the wall time of the task phase
+        # (None when a shard was written by a version that did not record its worker).
+        "cpu_s_max_worker": round(max(_sum_by(parts, "worker", "cpu_s").values()), 3)
+        if all("worker" in p for p in parts) else None,
         "wall_s": round(wall, 3),
     }
     total["count_up_to_mirror"] = (total["count"] + total["mirror_symmetric"]) // 2
