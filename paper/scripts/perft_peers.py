@@ -18,7 +18,7 @@ with each binary in turn (`tsume --json --memory 1024`, child CPU time by
 getrusage) and adds a nodes per CPU-second table; node counts are printed so a
 change of move order would show.
 
-Usage: python3 paper/scripts/perft_peers.py [--scratch /work/scratch/perft-peers]
+Usage: python3 paper/scripts/perft_peers.py [--scratch target/perft-peers]
                                             [--out paper/results/perft-peers.md]
                                             [--tsume before=/path/bin --tsume after=target/release/shogi-lab]
 """
@@ -203,7 +203,7 @@ def tsume_rows(binaries, scratch):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scratch", default="/work/scratch/perft-peers")
+    ap.add_argument("--scratch", default="target/perft-peers")
     ap.add_argument("--out", default=os.path.join(ROOT, "paper", "results", "perft-peers.md"))
     ap.add_argument("--jsonl", default=os.path.join(ROOT, "paper", "results", "perft-peers.jsonl"),
                     help="the measurements as data (one line per position and engine) for `experiments peers`")
