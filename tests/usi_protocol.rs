@@ -181,7 +181,13 @@ fn starts_bare_and_lists_its_options() {
     let mut e = Engine::start();
     let lines = e.handshake();
     assert!(lines.iter().any(|l| l.starts_with("id name ")), "{lines:?}");
-    for o in ["USI_Hash", "NodesLimit", "MateLength", "YozumeNodes"] {
+    for o in [
+        "USI_Hash",
+        "NodesLimit",
+        "MateLength",
+        "CountFutile",
+        "YozumeNodes",
+    ] {
         assert!(
             lines
                 .iter()
@@ -477,6 +483,7 @@ fn setoption_with_bad_values_is_an_error_line_and_keeps_the_old_value() {
         "setoption name NodesLimit value 1e6",
         "setoption name MateLength value Longest",
         "setoption name YozumeNodes value x",
+        "setoption name CountFutile value yes",
         "setoption name Threads value 4",
         "setoption USI_Hash 16",
     ];
@@ -527,6 +534,29 @@ fn setoption_with_bad_values_is_an_error_line_and_keeps_the_old_value() {
         before.iter().any(|l| l.starts_with("info string yozume")),
         "{before:?}"
     );
+}
+
+/// `CountFutile` switches to the convention that counts 無駄合 (詰将棋500万問 mate3-02,
+/// `specs/tsume/real_games.sfen`: 3 plies counted so, 1 without its futile interposition).
+#[test]
+fn count_futile_counts_futile_interpositions() {
+    let sfen = "l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54";
+    let mut e = Engine::start();
+    e.handshake();
+    for (count, plies) in [("false", 1), ("true", 3), ("false", 1)] {
+        e.send(&format!("setoption name CountFutile value {count}"));
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 60000");
+        let (_, reply, before) = e.expect_prefix("checkmate");
+        let line: Vec<&str> = reply.split_whitespace().skip(1).collect();
+        assert_eq!(line.len(), plies, "CountFutile {count}: {reply}");
+        assert!(
+            before
+                .iter()
+                .any(|l| l.contains(&format!("CountFutile {count}"))),
+            "{before:?}"
+        );
+    }
 }
 
 #[test]

@@ -39,6 +39,7 @@ def solve(
     shortest: bool = True,
     defender_hand_as_given: bool = False,
     certify: bool = True,
+    count_futile: bool = False,
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
@@ -47,6 +48,8 @@ def solve(
     every piece not on the board or in the attacker's hand (the tsume convention).
     The GIL is released while solving. With ``certify`` (the CLI's default) a mate or
     nomate is certified in-process (``certified``; ``tsume --no-certify`` is ``certify=False``).
+    ``count_futile`` counts 無駄合 as plies (the CLI's ``--count-futile``: KomoringHeights'
+    MinLength and the 詰将棋500万問 convention).
     """
-    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify)
+    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile)
     return TsumeResult(**d)

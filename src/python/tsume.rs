@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// Solves one problem; returns the fields of the CLI's `tsume --json` line.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true))]
+#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false))]
 pub fn tsume_solve<'py>(
     py: Python<'py>,
     sfen: &str,
@@ -21,6 +21,7 @@ pub fn tsume_solve<'py>(
     shortest: bool,
     defender_hand_as_given: bool,
     certify: bool,
+    count_futile: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let time = match time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
@@ -42,6 +43,7 @@ pub fn tsume_solve<'py>(
         nodes,
         time,
         memory_mib,
+        count_futile,
         ..SolverOptions::default()
     })
     .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;

@@ -128,6 +128,13 @@ def test_tsume_matches_the_cli(cli, root):
         assert r.certified == w["certified"]
     r = tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1")
     assert (r.result, r.plies, r.usi) == ("mate", 1, ["G*1b"])
+    # 詰将棋500万問 mate3-02 (specs/tsume/real_games.sfen): 3 plies counting its 無駄合, 1 without.
+    sfen = "l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54"
+    for count_futile in [False, True]:
+        want = cli.json("tsume", sfen, *(["--count-futile"] if count_futile else []))[0]
+        r = tsume.solve(sfen, count_futile=count_futile)
+        assert (r.plies, r.usi, r.shortest) == (want["plies"], want["usi"].split(), want["shortest"])
+        assert r.plies == (3 if count_futile else 1)
     with pytest.raises(MemoryError):
         tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", memory_mib=1 << 40)
     with pytest.raises(ShogiLabError, match="bad SFEN"):

@@ -1,6 +1,7 @@
 //! The engine's USI options: `USI_Hash` (checked against what the machine can
 //! give), `NodesLimit`, `MateLength` (proof only / proven shortest, like
-//! KomoringHeights' `PostSearchLevel`) and `YozumeNodes` (余詰 check).
+//! KomoringHeights' `PostSearchLevel`), `CountFutile` (無駄合 counted as plies, the
+//! convention of KomoringHeights' MinLength) and `YozumeNodes` (余詰 check).
 
 use crate::resources::{check_memory_request, MemoryError};
 use crate::tsume::SolverOptions;
@@ -28,6 +29,8 @@ pub struct EngineOptions {
     pub nodes_limit: u64,
     /// Proof only or proven shortest.
     pub length: MateLength,
+    /// Count 無駄合 as replies and plies (`--count-futile`).
+    pub count_futile: bool,
     /// Nodes per other first move when checking for 余詰 (0: off).
     pub yozume_nodes: u64,
 }
@@ -38,6 +41,7 @@ impl Default for EngineOptions {
             hash_mib: 256,
             nodes_limit: 0,
             length: MateLength::Shortest,
+            count_futile: false,
             yozume_nodes: 0,
         }
     }
@@ -101,6 +105,17 @@ fn spin(name: &'static str, value: Option<&str>, min: u64, max: u64) -> Result<u
     }
 }
 
+fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
+    match value.ok_or(OptionError::NoValue(name))? {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        v => Err(OptionError::Check {
+            name,
+            value: v.to_string(),
+        }),
+    }
+}
+
 impl EngineOptions {
     /// The `option …` lines of the reply to `usi`.
     pub fn usi_lines(&self) -> Vec<String> {
@@ -115,6 +130,7 @@ impl EngineOptions {
                 d.nodes_limit
             ),
             "option name MateLength type combo default Shortest var Shortest var Proof".to_string(),
+            format!("option name CountFutile type check default {}", d.count_futile),
             format!(
                 "option name YozumeNodes type spin default {} min 0 max {MAX_NODES}",
                 d.yozume_nodes
@@ -150,14 +166,9 @@ impl EngineOptions {
                     }
                 };
             }
+            "countfutile" => self.count_futile = check("CountFutile", value)?,
             "usi_ponder" => {
-                let v = value.ok_or(OptionError::NoValue("USI_Ponder"))?;
-                if v != "true" && v != "false" {
-                    return Err(OptionError::Check {
-                        name: "USI_Ponder",
-                        value: v.to_string(),
-                    });
-                }
+                check("USI_Ponder", value)?;
             }
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
@@ -171,6 +182,7 @@ impl EngineOptions {
             memory_mib: usize::try_from(self.hash_mib).unwrap_or(usize::MAX),
             shortest: self.length == MateLength::Shortest,
             alt_nodes: self.yozume_nodes,
+            count_futile: self.count_futile,
             ..SolverOptions::default()
         }
     }
@@ -178,13 +190,14 @@ impl EngineOptions {
     /// One line describing the settings, for `info string`.
     pub fn summary(&self) -> String {
         format!(
-            "USI_Hash {} MiB, NodesLimit {}, MateLength {}, YozumeNodes {}",
+            "USI_Hash {} MiB, NodesLimit {}, MateLength {}, CountFutile {}, YozumeNodes {}",
             self.hash_mib,
             self.nodes_limit,
             match self.length {
                 MateLength::Shortest => "Shortest",
                 MateLength::Proof => "Proof",
             },
+            self.count_futile,
             self.yozume_nodes
         )
     }
@@ -202,6 +215,7 @@ mod tests {
         o.set("MateLength", Some("Proof")).unwrap();
         o.set("YozumeNodes", Some("100")).unwrap();
         o.set("USI_Ponder", Some("true")).unwrap();
+        o.set("countfutile", Some("true")).unwrap();
         let good = o.clone();
         for (n, v) in [
             ("USI_Hash", Some("0")),
@@ -211,6 +225,8 @@ mod tests {
             ("NodesLimit", Some("9007199254740992")),
             ("MateLength", Some("shortest")),
             ("USI_Ponder", Some("yes")),
+            ("CountFutile", Some("1")),
+            ("CountFutile", None),
             ("Threads", Some("4")),
         ] {
             let e = o.set(n, v).unwrap_err();
@@ -219,8 +235,8 @@ mod tests {
         }
         let s = o.solver_options();
         assert_eq!(
-            (s.memory_mib, s.nodes, s.shortest, s.alt_nodes),
-            (16, Some(5000), false, 100)
+            (s.memory_mib, s.nodes, s.shortest, s.alt_nodes, s.count_futile),
+            (16, Some(5000), false, 100, true)
         );
     }
 
