@@ -130,7 +130,10 @@ impl EngineOptions {
                 d.nodes_limit
             ),
             "option name MateLength type combo default Shortest var Shortest var Proof".to_string(),
-            format!("option name CountFutile type check default {}", d.count_futile),
+            format!(
+                "option name CountFutile type check default {}",
+                d.count_futile
+            ),
             format!(
                 "option name YozumeNodes type spin default {} min 0 max {MAX_NODES}",
                 d.yozume_nodes
@@ -235,7 +238,13 @@ mod tests {
         }
         let s = o.solver_options();
         assert_eq!(
-            (s.memory_mib, s.nodes, s.shortest, s.alt_nodes, s.count_futile),
+            (
+                s.memory_mib,
+                s.nodes,
+                s.shortest,
+                s.alt_nodes,
+                s.count_futile
+            ),
             (16, Some(5000), false, 100, true)
         );
     }
