@@ -55,6 +55,9 @@ pub(super) struct Moves<M> {
     lazy: bool,
 }
 
+/// Prefetch the table clusters of a node's children before looking them up.
+const PREFETCH_CHILDREN: bool = true;
+
 impl<P: MatePosition> Solver<P> {
     /// The node's proof numbers from its children, plus (best index, second best value, bound, dep).
     /// At an AND node whose other replies are all proven, `resolve` gets the first
@@ -401,6 +404,13 @@ impl<P: MatePosition> Solver<P> {
         let mut children: Vec<Child<P::Move>> = Vec::with_capacity(moves.len());
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
+        if PREFETCH_CHILDREN {
+            for &m in &moves {
+                pos.play(m);
+                self.table.prefetch(pos.board_key());
+                pos.undo();
+            }
+        }
         for &m in &moves {
             let c = self.child(pos, m, or, depth, child_budget, lazy, &mut scratch);
             if or && c.pns.is_proven() {
