@@ -12,7 +12,8 @@
 //! assert_eq!(shogi_lab::rules::perft(&mut pos.clone(), 2), 900);
 //! ```
 // `deny`, not `forbid`: PyO3's macros expand to `unsafe` blocks, so the
-// `python` module (feature-gated) alone carries `#[allow(unsafe_code)]`.
+// `python` module (feature-gated) carries `#[allow(unsafe_code)]`; the only other
+// exception is the cache prefetch hint `tsume::table::Table::prefetch` (it cannot fault).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
