@@ -344,6 +344,11 @@ impl<P: MatePosition> Solver<P> {
     ) -> Result<Vec<P::Move>, WalkFail> {
         let mut moves = Vec::new();
         pos.evasions(&mut moves);
+        if st.exact && st.futility && budget != UNBOUNDED && budget >= 3 && pos.interposable() {
+            if let Some(r) = self.walk_and_lazy(pos, &moves, depth, budget, st) {
+                return r;
+            }
+        }
         let mut budget = budget;
         if st.futility && budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
             // The line never shows a 無駄合 (the budget does not count them).
@@ -451,6 +456,98 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         Err(WalkFail::Dep(dep))
+    }
+
+    /// The exact walk at an AND node with interpositions, testing 無駄合 only where it
+    /// matters: for an interposition about to be shown (a reply whose mate needs exactly
+    /// `budget` − 1 plies) and for one the table does not prove within `budget` − 1 (the
+    /// search removed it as futile, or lost its proof). Testing every interposition up
+    /// front, as [`Solver::walk_and`] does, costs one search each, a disproof when the
+    /// interposition is no 無駄合 (図巧23: > 7 M nodes at one node of the line).
+    /// `None`: no reply qualified here; the caller walks the node the eager way.
+    fn walk_and_lazy(
+        &mut self,
+        pos: &mut P,
+        all: &[P::Move],
+        depth: u16,
+        budget: u16,
+        st: &mut WalkState,
+    ) -> Option<Result<Vec<P::Move>, WalkFail>> {
+        let mut moves = all.to_vec();
+        moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
+        let cb = budget - 1;
+        let mut bounds = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let inter = pos.interposes(m);
+            pos.play(m);
+            let b = if self.path.contains_key(&pos.position_key()) {
+                None
+            } else if inter {
+                self.table
+                    .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+                    .and_then(|f| f.pns.is_proven().then_some(f.bound))
+            } else {
+                self.ensure(pos, depth + 1, cb)
+            };
+            pos.undo();
+            match b {
+                Some(b) => bounds.push(Some(b)),
+                None if !inter => return None,
+                None => {
+                    // Not proven within the budget: it must be a 無駄合 (or be proved again).
+                    match self.futile(pos, m, depth, budget) {
+                        Ok(_) => bounds.push(None),
+                        Err(_) => {
+                            pos.play(m);
+                            let again = self.ensure(pos, depth + 1, cb);
+                            pos.undo();
+                            again?;
+                            bounds.push(again);
+                        }
+                    }
+                }
+            }
+            if self.aborted {
+                return Some(Err(WalkFail::Dep(0)));
+            }
+        }
+        for (i, &m) in moves.iter().enumerate() {
+            if bounds[i] != Some(cb) {
+                continue;
+            }
+            pos.play(m);
+            let out = self.mid(
+                pos,
+                ProofNumbers::NO_THRESHOLD,
+                depth + 1,
+                budget - 3,
+                false,
+            );
+            pos.undo();
+            if !(out.pns.is_disproven() && out.dep != 0) {
+                continue;
+            }
+            if pos.interposes(m) && self.futile(pos, m, depth, budget).is_ok() {
+                continue;
+            }
+            if self.aborted {
+                return Some(Err(WalkFail::Dep(0)));
+            }
+            pos.play(m);
+            let r = self.walk(pos, depth + 1, cb, st);
+            pos.undo();
+            match r {
+                Ok(mut rest) => {
+                    rest.insert(0, m);
+                    return Some(Ok(rest));
+                }
+                // Failures are remembered (`WalkState::failed`): the eager walk skips them.
+                Err(WalkFail::Dep(_)) if self.aborted => return Some(Err(WalkFail::Dep(0))),
+                Err(WalkFail::Dep(_)) => {}
+                Err(restart) => return Some(Err(restart)),
+            }
+        }
+        None
     }
 
     /// Whether every reply in `moves` at the AND node `pos` leads to a mate within `cb` plies.

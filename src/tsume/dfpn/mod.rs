@@ -272,7 +272,14 @@ impl<P: MatePosition> Solver<P> {
                 len = l;
                 exact = e;
             }
-            if let Some(line) = self.extract(&mut pos, len, exact) {
+            let mut line = self.extract(&mut pos, len, exact);
+            if line.is_none() && exact {
+                // The exact walk ran out of its nodes: the length stays proven, the line
+                // shown is a mate within it that is not shown to be exact.
+                exact = false;
+                line = self.extract(&mut pos, len, false);
+            }
+            if let Some(line) = line {
                 if root.check_mate_line(&line).is_ok() {
                     result.outcome = Outcome::Mate;
                     result.line = line;
