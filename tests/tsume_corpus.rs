@@ -156,6 +156,41 @@ fn long_classics_get_their_proven_shortest_length_by_default() {
     proven_shortest(&[("zukou-003", 45), ("zukou-010", 73)], 5_000_000);
 }
 
+/// 駒余り tie-break (specs/tsume.md): among the defender's replies of the same length the
+/// solution takes one after which the attacker ends with no piece in hand. Without it the
+/// first reply in generation order gave these lines with 1, 2 and 2 pieces left over.
+#[test]
+fn solutions_leave_the_attacker_no_piece_when_the_defender_can() {
+    let all = read_problems(CLASSICS);
+    for (id, plies) in [("zukou-005", 21), ("zukou-034", 17), ("zukou-068", 27)] {
+        let p = all.iter().find(|p| p.id == id).unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        for q in [pos.clone(), flip(&pos)] {
+            let r = solve(
+                &q,
+                &SolverOptions {
+                    nodes: Some(1_000_000),
+                    memory_mib: 64,
+                    ..SolverOptions::default()
+                },
+            );
+            assert_eq!(r.shortest, Some(true), "{id}");
+            assert_eq!(r.line.len(), plies, "{id}: {}", r.line_usi());
+            let mut end = q.clone();
+            for &m in &r.line {
+                end.play(m).unwrap();
+            }
+            let attacker = q.side_to_move();
+            assert_eq!(
+                end.hand(attacker),
+                shogi_lab::rules::Hand::EMPTY,
+                "{id}: 駒余り after {}",
+                r.line_usi()
+            );
+        }
+    }
+}
+
 /// Each problem and its colour-flipped twin: a mate of the published length, proven
 /// shortest within `nodes`, whose line the checker accepts.
 fn proven_shortest(cases: &[(&str, usize)], nodes: u64) {

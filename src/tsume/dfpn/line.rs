@@ -14,7 +14,15 @@ pub(super) struct WalkState {
     pub(super) budgets: Vec<u16>,
     /// Positions that failed on some path: (prefix length they depend on, its hash).
     pub(super) failed: HashMap<u64, Vec<(u16, u64)>, KeyHash>,
+    /// 駒余り tie-break (exact walks): further defender replies of the same length that may
+    /// still be walked because a line left the attacker pieces in hand, and the node
+    /// count after which no more are tried (the walk's own node limit must not be spent).
+    pub(super) spare_tries: u32,
+    pub(super) spare_until: u64,
 }
+
+/// Extra exact-length defender replies the 駒余り tie-break may walk in one line walk.
+const SPARE_TRIES: u32 = 64;
 
 /// Why a walk below a node gave no line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +141,8 @@ impl<P: MatePosition> Solver<P> {
             prefix: vec![0],
             budgets: vec![0],
             failed: HashMap::default(),
+            spare_tries: SPARE_TRIES,
+            spare_until: self.nodes.saturating_add(extra / 4),
         };
         self.extracting = true;
         let line = self.walk(&mut pos, 1, len, &mut st).ok();
@@ -409,14 +419,19 @@ impl<P: MatePosition> Solver<P> {
         order.sort_by_key(|&i| std::cmp::Reverse(bounds[i].unwrap_or(0)));
         let mut dep = 0;
         let mut walked = false;
+        // A line of the exact length that leaves the attacker pieces (駒余り), kept while
+        // another reply of the same length is tried.
+        let mut kept: Option<Vec<P::Move>> = None;
         for pass in 0..2 {
             for &i in &order {
                 let m = moves[i];
-                let exact_pass = st.exact && budget >= 3 && pass == 0;
+                let exact_pass = st.exact && pass == 0;
                 if exact_pass {
                     if bounds[i] != Some(budget - 1) {
                         continue;
                     }
+                }
+                if exact_pass && budget >= 3 {
                     pos.play(m);
                     let out = self.mid(
                         pos,
@@ -440,7 +455,14 @@ impl<P: MatePosition> Solver<P> {
                 match r {
                     Ok(mut rest) => {
                         rest.insert(0, m);
-                        return Ok(rest);
+                        let spare = if exact_pass {
+                            self.spare_pieces(pos, &rest, st)
+                        } else {
+                            Some(false)
+                        };
+                        if let Some(line) = Self::tie_break(&mut kept, rest, spare) {
+                            return Ok(line);
+                        }
                     }
                     Err(WalkFail::Dep(j)) => {
                         if self.aborted {
@@ -451,7 +473,10 @@ impl<P: MatePosition> Solver<P> {
                     Err(restart) => return Err(restart),
                 }
             }
-            if !(st.exact && budget >= 3) {
+            if let Some(line) = kept {
+                return Ok(line);
+            }
+            if !st.exact {
                 break;
             }
         }
@@ -476,6 +501,7 @@ impl<P: MatePosition> Solver<P> {
         let mut moves = all.to_vec();
         moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
         let cb = budget - 1;
+        let mut kept: Option<Vec<P::Move>> = None;
         let mut bounds = Vec::with_capacity(moves.len());
         for &m in &moves {
             let inter = pos.interposes(m);
@@ -539,7 +565,10 @@ impl<P: MatePosition> Solver<P> {
             match r {
                 Ok(mut rest) => {
                     rest.insert(0, m);
-                    return Some(Ok(rest));
+                    let spare = self.spare_pieces(pos, &rest, st);
+                    if let Some(line) = Self::tie_break(&mut kept, rest, spare) {
+                        return Some(Ok(line));
+                    }
                 }
                 // Failures are remembered (`WalkState::failed`): the eager walk skips them.
                 Err(WalkFail::Dep(_)) if self.aborted => return Some(Err(WalkFail::Dep(0))),
@@ -547,7 +576,49 @@ impl<P: MatePosition> Solver<P> {
                 Err(restart) => return Some(Err(restart)),
             }
         }
-        None
+        kept.map(Ok)
+    }
+
+    /// Whether `line` (from the AND node `pos`) leaves the attacker pieces in hand at the
+    /// mate (駒余り), spending one of the walk's spare tries if so; `None` when no tries
+    /// are left.
+    fn spare_pieces(&mut self, pos: &mut P, line: &[P::Move], st: &mut WalkState) -> Option<bool> {
+        if st.spare_tries == 0 || self.nodes >= st.spare_until {
+            return None;
+        }
+        for &m in line {
+            pos.play(m);
+        }
+        let spare = pos.hand_of(self.attacker) != Hand::EMPTY;
+        for _ in line {
+            pos.undo();
+        }
+        if spare {
+            st.spare_tries -= 1;
+        }
+        Some(spare)
+    }
+
+    /// The 駒余り tie-break (specs/tsume.md) at an AND node of the exact walk, given the
+    /// line through one more reply of the exact length and whether it leaves pieces
+    /// (`spare`, `None`: no tries left): the line to answer with, or `None` to try the
+    /// next reply while `kept` holds the first line found. Only a line as long as the
+    /// first replaces it (a walk below may fall back to a shorter, inexact line).
+    fn tie_break(
+        kept: &mut Option<Vec<P::Move>>,
+        line: Vec<P::Move>,
+        spare: Option<bool>,
+    ) -> Option<Vec<P::Move>> {
+        match (kept.as_ref(), spare) {
+            (None, Some(true)) => {
+                *kept = Some(line);
+                None
+            }
+            (None, _) => Some(line),
+            (Some(k), Some(false)) if k.len() == line.len() => Some(line),
+            (Some(_), None) => kept.take(),
+            (Some(_), _) => None,
+        }
     }
 
     /// Whether every reply in `moves` at the AND node `pos` leads to a mate within `cb` plies.
