@@ -426,10 +426,8 @@ impl<P: MatePosition> Solver<P> {
             for &i in &order {
                 let m = moves[i];
                 let exact_pass = st.exact && pass == 0;
-                if exact_pass {
-                    if bounds[i] != Some(budget - 1) {
-                        continue;
-                    }
+                if exact_pass && bounds[i] != Some(budget - 1) {
+                    continue;
                 }
                 if exact_pass && budget >= 3 {
                     pos.play(m);
