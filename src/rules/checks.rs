@@ -124,7 +124,7 @@ impl Position {
                 discoverers |= b & ours;
             }
         }
-        let pinned = our_king.map_or(Bitboard::EMPTY, |k| self.pinned(us, k));
+        let pinned = self.pinned_pieces();
         let all_targets = target.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let z = zone(us);
         // A stepping piece (歩桂銀金, promoted minors, 玉) gives a direct check only from within

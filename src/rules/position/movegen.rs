@@ -109,7 +109,7 @@ impl Position {
         let pinned = if only_king {
             Bitboard::EMPTY
         } else {
-            self.pinned(us, k)
+            self.pinned
         };
         Frame {
             king_moves,
@@ -237,6 +237,8 @@ impl Position {
         let zone = promotion_zone(us);
         n += (t & !dead_squares(us, PieceKind::Pawn)).count() + (t & zone).count();
         n += self.count_kind(&f, PieceKind::Pawn, pawns & f.pinned);
+        // The other kinds, stopping once every piece has been counted.
+        let mut rest = movers & !pawns;
         for kind in [
             PieceKind::Lance,
             PieceKind::Knight,
@@ -251,7 +253,14 @@ impl Position {
             PieceKind::Horse,
             PieceKind::Dragon,
         ] {
-            n += self.count_kind(&f, kind, self.kinds[kind.index()] & movers);
+            if rest.is_empty() {
+                break;
+            }
+            let these = self.kinds[kind.index()] & rest;
+            if !these.is_empty() {
+                rest.0 ^= these.0;
+                n += self.count_kind(&f, kind, these);
+            }
         }
         let hand = self.hands[us];
         if hand.is_empty() || f.drop_targets.is_empty() {
