@@ -13,14 +13,18 @@ from PyPI in a venv. The harness (written below, ours) links shogi-lab by path
 and uses shogi-lab's release profile for all three Rust engines.
 
 With `--tsume LABEL=BIN` (repeatable, e.g. the binary of the commit before the
-rules-core speedup and the current one) it also solves 図巧1 and ミクロコスモス
-with each binary in turn (`tsume --json --memory 1024`, child CPU time by
-getrusage) and adds a nodes per CPU-second table; node counts are printed so a
-change of move order would show.
+rules-core speedup and the current one) it also runs the df-pn solver on 図巧1
+(solved to the first mate, `tsume SFEN --any-mate --json --no-certify --memory
+1024`) and ミクロコスモス (the same with `--nodes 10000000`, so a run is short and
+the node count fixed), `--tsume-rounds` rounds, the binaries alternating inside
+each round, child CPU time by getrusage; it adds a nodes per CPU-second table
+(median and best round) with the load average. Node counts must be equal for all
+binaries, or the move order changed.
 
 Usage: python3 paper/scripts/perft_peers.py [--scratch target/perft-peers]
                                             [--out paper/results/perft-peers.md]
                                             [--tsume before=/path/bin --tsume after=target/release/shogi-lab]
+                                            [--tsume-rounds 3]
 """
 import json
 import resource
@@ -175,29 +179,47 @@ def build(scratch):
     return os.path.join(scratch, "target", "release", "perft-peers"), os.path.join(venv, "bin", "python")
 
 
+# (title, file, problem id (first field of its line, or the first problem), extra options)
 TSUME = [
-    ("図巧1 (zukou-001)", "specs/tsume/classics.sfen", "zukou-001"),
-    ("ミクロコスモス", "specs/tsume/microcosmos.sfen", "microcosmos-1525"),
+    ("図巧1 (zukou-001)", "specs/tsume/classics.sfen", None, []),
+    ("ミクロコスモス", "specs/tsume/microcosmos.sfen", "microcosmos-1525", ["--nodes", "10000000"]),
 ]
+TSUME_OPTS = ["--any-mate", "--json", "--no-certify", "--memory", "1024"]
 
 
-def tsume_rows(binaries, scratch):
-    """Each problem solved by each binary in turn; (problem, label, nodes, plies, cpu s)."""
+def tsume_sfen(path, pid):
+    for line in open(os.path.join(ROOT, path), encoding="utf-8"):
+        if line.strip() and not line.startswith("#") and (pid is None or line.startswith(pid + "\t")):
+            return line.split("\t")[1]
+    raise SystemExit(f"{path}: no problem {pid}")
+
+
+def tsume_rows(binaries, rounds):
+    """Every problem, `rounds` rounds, the binaries alternating inside a round.
+
+    Returns (problem, label, result, plies, nodes, [cpu s per round], [load average before each run])."""
     rows = []
-    for title, path, pid in TSUME:
-        line = next(l for l in open(os.path.join(ROOT, path), encoding="utf-8") if l.startswith(pid + "\t"))
-        one = os.path.join(scratch, pid + ".sfen")
-        with open(one, "w", encoding="utf-8") as f:
-            f.write("\t".join(line.split("\t")[:2]) + "\n")
-        for label, exe in binaries:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            out = subprocess.run([exe, "tsume", one, "--json", "--memory", "1024"], capture_output=True, text=True,
-                                 check=True).stdout
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            d = json.loads(out.strip().splitlines()[-1])
-            rows.append((title, label, d["nodes"], d.get("plies"), d["result"], cpu))
-            print(title, label, d["nodes"], d.get("plies"), d["result"], f"{cpu:.2f}", flush=True)
+    for title, path, pid, extra in TSUME:
+        sfen = tsume_sfen(path, pid)
+        res = {label: None for label, _ in binaries}
+        cpus = {label: [] for label, _ in binaries}
+        loads = {label: [] for label, _ in binaries}
+        for _ in range(rounds):
+            for label, exe in binaries:
+                loads[label].append(os.getloadavg()[0])
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                out = subprocess.run([exe, "tsume", sfen, *TSUME_OPTS, *extra], capture_output=True, text=True,
+                                     check=True).stdout
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                d = json.loads(out.strip().splitlines()[-1])
+                r = (d["result"], d.get("plies"), d["nodes"])
+                assert res[label] in (None, r), (title, label, res[label], r)
+                res[label] = r
+                cpus[label].append(cpu)
+                print(title, label, *r, f"{cpu:.2f}", flush=True)
+        for label, _ in binaries:
+            rows.append((title, label, *res[label], cpus[label], loads[label]))
     return rows
 
 
@@ -208,10 +230,12 @@ def main():
     ap.add_argument("--jsonl", default=os.path.join(ROOT, "paper", "results", "perft-peers.jsonl"),
                     help="the measurements as data (one line per position and engine) for `experiments peers`")
     ap.add_argument("--tsume", action="append", default=[], metavar="LABEL=BIN")
+    ap.add_argument("--tsume-rounds", type=int, default=3)
     a = ap.parse_args()
     exe, py = build(a.scratch)
     engines = ["shogi-lab", "haitaka", "yasai", "cshogi"]
     rows, totals = [], {e: 0.0 for e in engines}
+    load0 = os.getloadavg()[0]
     for name, sfen, depth, expected, reps in CASES:
         secs = {}
         for e in engines:  # alternating: every engine on this position before the next one
@@ -266,25 +290,36 @@ def main():
         "do/undo). cshogi is driven from Python (`len(board.legal_moves)` at the last ply), so its column "
         "includes interpreter overhead above the last ply.",
         "Node counts are asserted equal to specs/perft for every engine.",
+        f"Load average (1 min) at the start of the perft runs: {load0:.2f} (a 2-core machine shared with other jobs; "
+        "CPU time, not wall time, is what is compared).",
     ]
     if a.tsume:
         binaries = [tuple(x.split("=", 1)) for x in a.tsume]
-        trows = tsume_rows(binaries, a.scratch)
+        trows = tsume_rows(binaries, a.tsume_rounds)
         lines += [
             "",
             "## df-pn node rate (rules core feeding the tsume solver)",
             "",
-            "| problem | binary | result | plies | nodes | CPU s | nodes / CPU s |",
-            "|---|---|---|---|---|---|---|",
+            "| problem | binary | result | plies | nodes | CPU s per round | median CPU s | nodes / CPU s (median) "
+            "| nodes / CPU s (best) | load avg |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for title, label, nodes, plies, result, cpu in trows:
-            lines.append(f"| {title} | {label} | {result} | {plies} | {nodes} | {cpu:.2f} | {nodes / cpu / 1e3:.0f} k |")
+        for title, label, result, plies, nodes, cpus, loads in trows:
+            med = sorted(cpus)[len(cpus) // 2]
+            lines.append(
+                f"| {title} | {label} | {result} | {plies if plies is not None else '–'} | {nodes} | "
+                f"{' '.join(f'{c:.2f}' for c in cpus)} | {med:.2f} | {nodes / med / 1e3:.0f} k | "
+                f"{nodes / min(cpus) / 1e3:.0f} k | {min(loads):.1f}–{max(loads):.1f} |")
         lines += [
             "",
             "Binaries: " + ", ".join(f"`{l}` = `{os.path.relpath(b, ROOT) if b.startswith(ROOT) else b}`"
-                                     for l, b in binaries) + "; each problem is solved by every binary in turn "
-            "(`shogi-lab tsume FILE --json --memory 1024`, single thread, CPU time of the child process "
-            "including table allocation). Equal node counts mean the generated move order is unchanged.",
+                                     for l, b in binaries) + f"; {a.tsume_rounds} rounds, every binary once per "
+            "round in the order given, single thread, CPU time (user + system) of the child process including "
+            "table allocation. Commands: 図巧1 = `shogi-lab tsume \"$(grep -v '^#' specs/tsume/classics.sfen | "
+            "head -1 | cut -f2)\" --any-mate --json --no-certify --memory 1024`; ミクロコスモス = the same with "
+            "the SFEN of `microcosmos-1525` in specs/tsume/microcosmos.sfen and `--nodes 10000000` (result "
+            "`unknown` at the node limit). Equal node counts mean the generated move order is unchanged; the "
+            "load average (1 min, at the start of each run) shows how busy the shared machine was.",
         ]
     text = "\n".join(lines) + "\n"
     tmp = a.out + ".tmp"

@@ -226,7 +226,8 @@ const fn steps_of(kind: usize) -> &'static [(i8, i8)] {
     }
 }
 
-const fn build_steps() -> [[[u128; 81]; 14]; 2] {
+/// Non-sliding attacks per color, kind and square (the full table behind [`STEPS`]).
+pub(crate) const fn build_steps() -> [[[u128; 81]; 14]; 2] {
     let mut t = [[[0u128; 81]; 14]; 2];
     let mut c = 0;
     while c < 2 {

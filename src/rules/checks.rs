@@ -4,7 +4,7 @@
 //! drops there; discovered checks are the moves of our pieces that are the
 //! only blocker between the enemy king and one of our sliders (the approach
 //! of shtsume / YaneuraOu's `CHECKS` generator). Built on the public API of
-//! [`Position`] and [`bitboard`](super::bitboard) only; its naive twin is
+//! [`Position`] and the [`bitboard`](super::bitboard) tables; its naive twin is
 //! `legal_moves().filter(gives_check)` (tests below and `tests/tsume_checks.rs`).
 
 use super::bitboard::{
@@ -20,27 +20,43 @@ fn zone(color: Color) -> Bitboard {
     Bitboard::relative_ranks(color, 1, 3)
 }
 
-const fn build_near() -> [u128; 81] {
-    let mut t = [0u128; 81];
-    let mut a = 0;
-    while a < 81 {
-        let mut b = 0;
-        while b < 81 {
-            let df = (a / 9) as i32 - (b / 9);
-            let dr = (a % 9) as i32 - (b % 9);
-            if df >= -2 && df <= 2 && dr >= -4 && dr <= 4 {
-                t[a] |= 1u128 << b;
+/// The stepping kinds whose direct-check origins [`CHECK_FROM`] holds: 歩 桂 銀 and 金 (with と 杏 圭 全).
+const STEPPERS: [usize; 4] = [0, 2, 3, 4];
+
+const fn build_check_from() -> [[[u128; 81]; 4]; 2] {
+    let steps = super::bitboard::build_steps();
+    let gold = 4;
+    let mut t = [[[0u128; 81]; 4]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < 4 {
+            let kind = STEPPERS[i];
+            let mut k = 0;
+            while k < 81 {
+                // Squares from which `c`'s piece of `kind` (or 金 for the promotion) attacks `k`:
+                // the opposite color's steps from `k`.
+                let checking = steps[1 - c][kind][k] | steps[1 - c][gold][k];
+                let mut from = 0;
+                while from < 81 {
+                    if steps[c][kind][from] & checking != 0 {
+                        t[c][i][k] |= 1u128 << from;
+                    }
+                    from += 1;
+                }
+                k += 1;
             }
-            b += 1;
+            i += 1;
         }
-        a += 1;
+        c += 1;
     }
     t
 }
 
-/// `NEAR[k]`: the squares within two files and four ranks of `k` — every square from which a
-/// stepping piece can move to a square attacking `k` (a knight moves two ranks, then attacks two).
-static NEAR: [u128; 81] = build_near();
+/// `CHECK_FROM[color][i][k]`: the squares from which a piece of kind `STEPPERS[i]` of `color`
+/// can step to a square where it, or its promotion (金's steps), attacks a king on `k`
+/// (YaneuraOu's `CHECK_CAND_BB`); empty-board, so a superset of the real direct checks.
+static CHECK_FROM: [[[u128; 81]; 4]; 2] = build_check_from();
 
 /// Whether a `kind` piece of `color` standing on `to` could never move again.
 #[inline]
@@ -127,10 +143,21 @@ impl Position {
         let pinned = self.pinned_pieces();
         let all_targets = target.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let z = zone(us);
-        // A stepping piece (歩桂銀金, promoted minors, 玉) gives a direct check only from within
-        // two files and four ranks of `tk`; sliders and discoverers may be anywhere.
+        // A stepping piece (歩桂銀金, promoted minors) gives a direct check only from its
+        // `CHECK_FROM` squares, the king none; sliders and discoverers may be anywhere.
+        let from_table = &CHECK_FROM[us.index()];
+        let k = tk.index();
+        let golds = self.pieces(us, PieceKind::Gold)
+            | self.pieces(us, PieceKind::ProPawn)
+            | self.pieces(us, PieceKind::ProLance)
+            | self.pieces(us, PieceKind::ProKnight)
+            | self.pieces(us, PieceKind::ProSilver);
+        let steppers = (self.pieces(us, PieceKind::Pawn) & Bitboard(from_table[0][k]))
+            | (self.pieces(us, PieceKind::Knight) & Bitboard(from_table[1][k]))
+            | (self.pieces(us, PieceKind::Silver) & Bitboard(from_table[2][k]))
+            | (golds & Bitboard(from_table[3][k]));
         let candidates = ours
-            & (Bitboard(NEAR[tk.index()])
+            & (steppers
                 | discoverers
                 | self.pieces(us, PieceKind::Lance)
                 | self.pieces(us, PieceKind::Bishop)
@@ -140,6 +167,16 @@ impl Position {
         for from in candidates {
             let kind = self.piece_at(from).expect("occupied").kind;
             let disc = discoverers.has(from);
+            // A slider whose empty-board reach misses every checking square gives no direct check.
+            let reach = match kind {
+                PieceKind::Lance => lance_attacks(us, from, Bitboard::EMPTY),
+                PieceKind::Bishop | PieceKind::Horse => bishop_pseudo(from),
+                PieceKind::Rook | PieceKind::Dragon => rook_pseudo(from),
+                _ => Bitboard::FULL,
+            } | step_attacks(us, kind, from);
+            if !disc && (reach & all_targets).is_empty() {
+                continue;
+            }
             let mut dests = attacks(us, kind, from, occ) & !ours;
             if !disc {
                 // Only direct checks: the destination must attack `tk` as the piece or its promotion.

@@ -30,6 +30,9 @@ struct Frame {
     drop_targets: Bitboard,
     /// Our pieces pinned to our king.
     pinned: Bitboard,
+    /// Our pieces other than the king that may have a legal move: all of them, or when in
+    /// check by one piece and the evasion squares are few, those attacking one of them.
+    movers: Bitboard,
 }
 
 /// Drop destinations per hand kind (before looking at the hand).
@@ -90,6 +93,7 @@ impl Position {
                 targets: !ours,
                 drop_targets: !occ,
                 pinned: Bitboard::EMPTY,
+                movers: ours,
             };
         };
         let occ_wo = occ.without(k);
@@ -111,6 +115,16 @@ impl Position {
         } else {
             self.pinned
         };
+        let mut movers = ours.without(k);
+        // In check, only a piece moving to an evasion square (every piece moves where it
+        // attacks) has a move: with at most three such squares, ask who attacks them.
+        if self.in_check() && !only_king && targets.count() <= 3 {
+            let mut reach = Bitboard::EMPTY;
+            for t in targets {
+                reach |= self.attackers_to(us, t, occ);
+            }
+            movers &= reach;
+        }
         Frame {
             king_moves,
             king: Some(k),
@@ -118,6 +132,7 @@ impl Position {
             targets,
             drop_targets,
             pinned,
+            movers,
         }
     }
 
@@ -183,11 +198,7 @@ impl Position {
             return;
         }
         let us = self.side;
-        let movers = match f.king {
-            Some(k) => self.colors[us].without(k),
-            None => self.colors[us],
-        };
-        for from in movers {
+        for from in f.movers {
             let Some(pc) = self.board[from.index()] else {
                 continue;
             };
@@ -222,10 +233,7 @@ impl Position {
             return n as usize;
         }
         let us = self.side;
-        let movers = match f.king {
-            Some(k) => self.colors[us].without(k),
-            None => self.colors[us],
-        };
+        let movers = f.movers;
         // Kind by kind, so that each loop knows its piece's attack table.
         let pawns = self.kinds[PieceKind::Pawn.index()] & movers;
         let free = pawns & !f.pinned;
