@@ -71,6 +71,28 @@ pub(crate) fn dead_squares(color: Color, kind: PieceKind) -> Bitboard {
     }
 }
 
+const fn build_king_zone() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            let df = (a / 9) as i32 - (b / 9) as i32;
+            let dr = (a % 9) as i32 - (b % 9) as i32;
+            if df >= -2 && df <= 2 && dr >= -3 && dr <= 3 {
+                t[a] |= 1u128 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// `KING_ZONE[k]`: the squares within two files and three ranks of `k`, from which every
+/// stepping attack on a square next to `k` comes (a knight's from two ranks beyond it).
+static KING_ZONE: [u128; 81] = build_king_zone();
+
 /// The hand kinds other than 歩香桂, in generation order.
 const OTHER_DROPS: [PieceKind; 4] = [
     PieceKind::Silver,
@@ -98,9 +120,19 @@ impl Position {
         };
         let occ_wo = occ.without(k);
         let mut king_moves = Bitboard::EMPTY;
-        for to in step_attacks(us, PieceKind::King, k) & !ours {
-            if !self.is_attacked(them, to, occ_wo) {
-                king_moves = king_moves.with(to);
+        let escapes = step_attacks(us, PieceKind::King, k) & !ours;
+        if !escapes.is_empty() {
+            // The enemy's stepping attacks on the escapes in one pass over its pieces near the
+            // king (a knight attacks from three ranks away); then the sliders per square.
+            let mut covered = Bitboard::EMPTY;
+            for sq in self.colors[them] & Bitboard(KING_ZONE[k.index()]) {
+                let kind = self.board[sq.index()].expect("occupied").kind;
+                covered |= step_attacks(them, kind, sq);
+            }
+            for to in escapes & !covered {
+                if !self.is_attacked_by_slider(them, to, occ_wo) {
+                    king_moves = king_moves.with(to);
+                }
             }
         }
         let (only_king, targets, drop_targets) = match self.checkers.first() {
@@ -335,6 +367,27 @@ impl Position {
         }
         let lances = k[1] & theirs & rook_pseudo(sq);
         !lances.is_empty() && !(lance_attacks(rev, sq, occ) & lances).is_empty()
+    }
+
+    /// Whether a slider of `by` (香角飛, 馬龍's rays) attacks `sq` given occupancy `occ`
+    /// (the slider half of [`Position::is_attacked`]).
+    #[inline]
+    fn is_attacked_by_slider(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        use crate::rules::bitboard::{
+            bishop_attacks, bishop_pseudo, lance_attacks, rook_attacks, rook_pseudo,
+        };
+        let k = &self.kinds;
+        let theirs = self.colors[by];
+        let diag = (k[5] | k[12]) & theirs & bishop_pseudo(sq);
+        if !diag.is_empty() && !(bishop_attacks(sq, occ) & diag).is_empty() {
+            return true;
+        }
+        let orth = (k[6] | k[13]) & theirs & rook_pseudo(sq);
+        if !orth.is_empty() && !(rook_attacks(sq, occ) & orth).is_empty() {
+            return true;
+        }
+        let lances = k[1] & theirs & rook_pseudo(sq);
+        !lances.is_empty() && !(lance_attacks(!by, sq, occ) & lances).is_empty()
     }
 
     /// 打ち歩詰め test: would a pawn dropped on `to`, checking the king on `tk`, mate?
