@@ -77,8 +77,8 @@ const fn build_king_zone() -> [u128; 81] {
     while a < 81 {
         let mut b = 0;
         while b < 81 {
-            let df = (a / 9) as i32 - (b / 9) as i32;
-            let dr = (a % 9) as i32 - (b % 9) as i32;
+            let df = (a / 9) as i32 - (b / 9);
+            let dr = (a % 9) as i32 - (b % 9);
             if df >= -2 && df <= 2 && dr >= -3 && dr <= 3 {
                 t[a] |= 1u128 << b;
             }
