@@ -208,11 +208,13 @@ def tsume_rows(binaries, rounds):
             for label, exe in binaries:
                 loads[label].append(os.getloadavg()[0])
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                out = subprocess.run([exe, "tsume", sfen, *TSUME_OPTS, *extra], capture_output=True, text=True,
-                                     check=True).stdout
+                # Exit status 1 means "unknown within limits" (the node limit), which is expected here.
+                p = subprocess.run([exe, "tsume", sfen, *TSUME_OPTS, *extra], capture_output=True, text=True)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-                d = json.loads(out.strip().splitlines()[-1])
+                d = json.loads(p.stdout.strip().splitlines()[-1])
+                if p.returncode not in (0, 1) or d.get("error") or (p.returncode == 1) != (d["result"] == "unknown"):
+                    raise SystemExit(f"{exe}: exit {p.returncode}, {d.get('result')}: {p.stderr.strip()}")
                 r = (d["result"], d.get("plies"), d["nodes"])
                 assert res[label] in (None, r), (title, label, res[label], r)
                 res[label] = r
