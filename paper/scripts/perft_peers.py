@@ -322,6 +322,13 @@ def main():
             "the SFEN of `microcosmos-1525` in specs/tsume/microcosmos.sfen and `--nodes 10000000` (result "
             "`unknown` at the node limit). Equal node counts mean the generated move order is unchanged; the "
             "load average (1 min, at the start of each run) shows how busy the shared machine was.",
+            "",
+            "An earlier version of this table (one full solve per binary, `tsume FILE --json --memory 1024`: "
+            "solution mode with the in-process certificate check, no load recorded) had ミクロコスモス at "
+            "305 k → 248 k nodes per CPU s across an earlier rules-core change while 図巧1 went 382 k → 500 k. "
+            "Its binaries cannot be rebuilt (their commits were rebased away), and a single 90–110 s run per "
+            "binary on this shared machine cannot separate a 20 % change from load; measured as above "
+            "(alternating rounds, fixed node count, no certification) the rules core is faster on both problems.",
         ]
     text = "\n".join(lines) + "\n"
     tmp = a.out + ".tmp"
