@@ -133,6 +133,9 @@ pub fn embedded_cases() -> Vec<PerftCase> {
         .collect()
 }
 
+/// Each case runs at least this long (seconds) so that the tick-granular CPU clock is exact enough.
+const MIN_SECS: f64 = 0.25;
+
 fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let limit: u64 = if config.full { 600_000_000 } else { 30_000_000 };
     let cases = embedded_cases();
@@ -152,12 +155,30 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         progress(i as u64, jobs.len() as u64);
         let mut pos =
             parse_position(&case.sfen, Rules::STANDARD).map_err(|e| format!("{}: {e}", case.id))?;
+        // The thread's CPU clock advances in scheduler ticks, so a case is repeated until
+        // it has run for `MIN_SECS` and the time per run is the mean.
         let (t, c) = (Instant::now(), thread_cpu());
-        let nodes = perft(&mut pos, *depth);
-        let secs = match (c, thread_cpu()) {
+        let elapsed = || match (c, thread_cpu()) {
             (Some(a), Some(b)) if cpu => b.saturating_sub(a).as_secs_f64(),
             _ => t.elapsed().as_secs_f64(),
         };
+        // Batches double in size, so reading the clock (a /proc read) costs next to nothing.
+        let (mut runs, mut batch) = (0u64, 1u64);
+        let mut nodes = 0;
+        'timing: loop {
+            for _ in 0..batch {
+                nodes = perft(&mut pos, *depth);
+                runs += 1;
+                if nodes != *expected {
+                    break 'timing;
+                }
+            }
+            if elapsed() >= MIN_SECS {
+                break;
+            }
+            batch *= 2;
+        }
+        let secs = elapsed() / runs as f64;
         if nodes != *expected {
             return Err(format!(
                 "{} depth {depth}: {nodes} nodes, expected {expected}",
@@ -168,7 +189,8 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             case.id.clone(),
             depth.to_string(),
             nodes.to_string(),
-            format!("{:.4}", secs),
+            runs.to_string(),
+            format!("{:.3}", secs * 1e6),
             format!("{:.1}", nodes as f64 / secs.max(1e-9) / 1e6),
             "✓".to_string(),
         ]);
@@ -180,7 +202,8 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             "position",
             "depth",
             "nodes",
-            if cpu { "CPU s" } else { "wall s" },
+            "runs",
+            if cpu { "CPU µs per run" } else { "wall µs per run" },
             if cpu { "M nodes / CPU s" } else { "M nodes / wall s" },
             "matches spec",
         ]
@@ -194,10 +217,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             ),
             "Counts are checked against `specs/perft/*.perft`; a mismatch fails the experiment.".into(),
             if cpu {
-                "Time: CPU time of the perft thread (`/proc/thread-self/schedstat`), one run per row; \
-                 rows under a millisecond are dominated by timer granularity."
+                "Time: CPU time of the perft thread (`/proc/thread-self/schedstat`), each case \
+                 repeated until it has run for 0.25 s (runs), the mean per run."
             } else {
-                "Time: wall clock (this platform gives no thread CPU time), one run per row."
+                "Time: wall clock (this platform gives no thread CPU time), each case repeated \
+                 until it has run for 0.25 s (runs), the mean per run."
             }
             .into(),
             "Side by side with haitaka, yasai and cshogi (CPU time, one run, engines alternating): \
