@@ -230,6 +230,57 @@ impl Extractor<'_> {
         self.probe(pos).any(|f| f.pns.dn == 0)
     }
 
+    /// The position the table's proof (mate) or disproof (nomate) of `pos` speaks for,
+    /// when it is more general than `pos`: same board and side to move, the attacker's
+    /// hand the stored proof pieces (mate: ≤ `pos`'s) or disproof pieces (nomate: ≥
+    /// `pos`'s, capped by the pieces there are), the difference moved between the hands
+    /// (the box never changes within a solve). `pos` is then `covered_by` it, and so is
+    /// every later node of that board whose hands it covers: one proof of the general
+    /// position instead of one per hand (優越; Nagai 2002 §5.3 proof and disproof pieces).
+    fn general(&self, pos: &Position) -> Option<Position> {
+        let (att, def) = (pos.hand(self.attacker), pos.hand(!self.attacker));
+        let found = self.probe(pos).find_map(|f| match self.claim {
+            Claim::Mate if f.pns.pn == 0 && f.hand != att && at_least(att, f.hand) => Some(f.hand),
+            Claim::Nomate if f.pns.dn == 0 => {
+                let capped = PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
+                    h.with_count(k, f.hand.count(k).min(att.count(k) + def.count(k)))
+                });
+                (capped != att && at_least(capped, att)).then_some(capped)
+            }
+            _ => None,
+        })?;
+        let mut setup = pos.to_setup();
+        let new_def = PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
+            let total = att.count(k) + def.count(k);
+            h.with_count(k, total - found.count(k))
+        });
+        setup.hands[self.attacker] = found;
+        setup.hands[!self.attacker] = new_def;
+        Position::from_setup(setup, pos.rules()).ok()
+    }
+
+    /// Settles `pos` through its general position ([`Self::general`]) with `settle`:
+    /// `None` when there is none or it could not be settled (the caller then settles
+    /// `pos` itself), else `pos`'s id, covered by the general node.
+    fn via_general(
+        &mut self,
+        pos: &Position,
+        level: usize,
+        settle: fn(&mut Self, &Position, usize) -> Result<usize, ExtractError>,
+    ) -> Option<Result<usize, ExtractError>> {
+        let g = self.general(pos)?;
+        match settle(self, &g, level) {
+            // The general node's graph may have settled `pos` itself on the way.
+            Ok(_) if self.ids.contains_key(&ident(pos)) => Some(Ok(self.ids[&ident(pos)])),
+            Ok(gid) => Some(self.new_id(pos).map(|id| {
+                self.finish(id, pos, Body::CoveredBy(gid));
+                id
+            })),
+            Err(e @ (ExtractError::TooLarge(_) | ExtractError::Memory(_))) => Some(Err(e)),
+            Err(_) => None,
+        }
+    }
+
     /// A finished node with the same board that covers `pos` for the claim.
     fn cover(&self, pos: &Position) -> Option<usize> {
         let list = self.finished.get(&pos.board_key())?;
@@ -258,12 +309,11 @@ impl Extractor<'_> {
     }
 
     fn finish(&mut self, id: usize, pos: &Position, body: Body) {
-        self.nodes[id] = Some(Node {
-            pos: pos.clone(),
-            body,
-        });
-        self.on_stack[id] = false;
+        // A played position carries its move history; the graph keeps the bare position.
+        let pos = Position::from_setup(pos.to_setup(), pos.rules()).unwrap_or_else(|_| pos.clone());
         self.finished.entry(pos.board_key()).or_default().push(id);
+        self.nodes[id] = Some(Node { pos, body });
+        self.on_stack[id] = false;
     }
 
     /// Forgets a node that could not be settled (mate: the caller tries another move).
@@ -293,6 +343,9 @@ impl Extractor<'_> {
             let id = self.new_id(pos)?;
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
+        }
+        if let Some(r) = self.via_general(pos, level, Self::mate_attacker) {
+            return r;
         }
         let id = self.new_id(pos)?;
         let mut last = stuck(pos, "no proven check in the table");
@@ -375,6 +428,9 @@ impl Extractor<'_> {
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
+        if let Some(r) = self.via_general(pos, level, Self::mate_defender) {
+            return r;
+        }
         let id = self.new_id(pos)?;
         let mut moves = Vec::new();
         for r in pos.legal_moves() {
@@ -403,6 +459,9 @@ impl Extractor<'_> {
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
+        if let Some(r) = self.via_general(pos, level, Self::nomate_attacker) {
+            return r;
+        }
         let id = self.new_id(pos)?;
         let mut moves = Vec::new();
         for m in Self::checks(pos) {
@@ -417,6 +476,9 @@ impl Extractor<'_> {
     fn nomate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         if let Some(&id) = self.ids.get(&ident(pos)) {
             return Ok(id);
+        }
+        if let Some(r) = self.via_general(pos, level, Self::nomate_defender) {
+            return r;
         }
         let replies: Vec<Move> = pos.legal_moves().into_iter().collect();
         let after = |r: Move| {
