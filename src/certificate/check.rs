@@ -1,17 +1,23 @@
 //! The independent certificate checker (`shogi-lab check-certificate`).
 //!
-//! Reads the JSON lines of `specs/certificate.md`, rebuilds every node's
-//! position from its SFEN (`Setup` → `Position`, tsume rules), and checks each
-//! node with the rules core's naive generator (every pseudo-move played and
-//! tested, [`Position::legal_moves_naive`]); a check is "the defender's king is
-//! attacked" by [`Position::attackers_to`] on the rebuilt child. The graph is a
-//! `petgraph` digraph of move and `covered_by` edges: a mate proof must be
-//! acyclic ([`petgraph::algo::toposort`]) and its longest path (moves count 1,
-//! `covered_by` 0) is its depth, which must equal the header's `plies`.
+//! Reads the JSON lines of `specs/certificate.md` in one pass, node by node: each
+//! node's position is rebuilt from its SFEN (`Setup` → `Position`, tsume rules) and
+//! checked on its own with the rules core's naive play-and-test generator
+//! ([`super::naive`], the definition of [`Position::legal_moves_naive`]); a check is
+//! "the defender's king is attacked" by [`Position::attackers_to`] after the move. Only
+//! compact state is kept per node (its id and the exact [`Key`] of its position) and
+//! per edge (the key the child must have), so memory is linear in the certificate
+//! with no position per node. Then the cross-node rules (each child is the position
+//! after its move, `covered_by` hands) and the graph: a `petgraph` digraph of move and
+//! `covered_by` edges; a mate proof must be acyclic ([`petgraph::algo::toposort`]) and
+//! its longest path (moves count 1, `covered_by` 0) is its depth, which must equal
+//! the header's `plies`.
 
+use super::naive;
 use crate::notation::sfen::{parse_setup, parse_usi_move, UsiMove};
-use crate::rules::{Hand, Move, PieceKind, Position, Rules};
+use crate::rules::{Color, Hand, Move, PieceKind, Position, Rules, Square};
 use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
 use std::collections::{HashMap, HashSet};
 
 /// Why a certificate was not accepted.
@@ -61,15 +67,46 @@ pub struct Checked {
     pub root: Position,
 }
 
-enum Body {
-    Moves(Vec<(String, usize)>),
-    CoveredBy(usize),
+/// The exact identity of a position: what [`Position`]'s equality compares (board,
+/// side to move, both hands; move number and history ignored), in 98 bytes instead of
+/// a whole position per node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    board: [u8; 81],
+    side: Color,
+    hands: [Hand; 2],
 }
 
-struct RawNode {
-    line: usize,
-    sfen: String,
-    body: Body,
+fn key_of(p: &Position) -> Key {
+    let mut board = [0u8; 81];
+    for sq in Square::all() {
+        if let Some(pc) = p.piece_at(sq) {
+            board[sq.index()] = pc.index() as u8 + 1;
+        }
+    }
+    Key {
+        board,
+        side: p.side_to_move(),
+        hands: [p.hand(Color::Sente), p.hand(Color::Gote)],
+    }
+}
+
+impl Key {
+    fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+}
+
+/// One node line as written (`specs/certificate.md`); other members are ignored.
+#[derive(serde::Deserialize)]
+struct NodeLine<'a> {
+    id: u64,
+    #[serde(borrow)]
+    sfen: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    moves: Option<Vec<(std::borrow::Cow<'a, str>, u64)>>,
+    #[serde(default)]
+    covered_by: Option<u64>,
 }
 
 fn unreadable(line: usize, col: usize, why: impl Into<String>) -> CheckError {
@@ -80,17 +117,16 @@ fn unreadable(line: usize, col: usize, why: impl Into<String>) -> CheckError {
     }
 }
 
-fn invalid(node: usize, why: impl Into<String>) -> CheckError {
+fn invalid(node: u64, why: impl Into<String>) -> CheckError {
     CheckError::Invalid {
-        node,
+        node: node as usize,
         why: why.into(),
     }
 }
 
-fn get_id(v: &serde_json::Value, key: &str, line: usize) -> Result<usize, CheckError> {
+fn get_id(v: &serde_json::Value, key: &str, line: usize) -> Result<u64, CheckError> {
     v.get(key)
         .and_then(serde_json::Value::as_u64)
-        .map(|x| x as usize)
         .ok_or_else(|| unreadable(line, 1, format!("`{key}` must be a node id")))
 }
 
@@ -101,59 +137,113 @@ fn attacked(p: &Position) -> bool {
         .is_some_and(|k| !p.attackers_to(!us, k, p.occupied()).is_empty())
 }
 
+/// Whether the move just played gave check: the king of the side now to move attacked.
+fn gave_check(p: &Position) -> bool {
+    attacked(p)
+}
+
 /// `a ≥ b` kind by kind.
 fn at_least(a: Hand, b: Hand) -> bool {
     PieceKind::HAND.iter().all(|&k| a.count(k) >= b.count(k))
 }
 
-/// Parses the header and node lines.
-fn parse(text: &str) -> Result<(serde_json::Value, HashMap<usize, RawNode>), CheckError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (hl, htext) = lines.next().ok_or_else(|| unreadable(1, 1, "empty file"))?;
+/// The header: `(mate, root, plies)`.
+fn parse_header(text: &str, line: usize) -> Result<(bool, u64, Option<u32>), CheckError> {
     let header: serde_json::Value =
-        serde_json::from_str(htext).map_err(|e| unreadable(hl + 1, e.column(), e.to_string()))?;
+        serde_json::from_str(text).map_err(|e| unreadable(line, e.column(), e.to_string()))?;
     if header.get("format").and_then(|v| v.as_str()) != Some("shogi-lab/tsume-certificate") {
         return Err(unreadable(
-            hl + 1,
+            line,
             1,
             "format must be \"shogi-lab/tsume-certificate\"",
         ));
     }
     if header.get("version").and_then(|v| v.as_u64()) != Some(1) {
-        return Err(unreadable(hl + 1, 1, "only version 1 is known"));
+        return Err(unreadable(line, 1, "only version 1 is known"));
     }
-    let mut nodes = HashMap::new();
-    for (i, l) in lines {
+    let mate = match header.get("result").and_then(|v| v.as_str()) {
+        Some("mate") => true,
+        Some("nomate") => false,
+        _ => return Err(unreadable(line, 1, "result must be \"mate\" or \"nomate\"")),
+    };
+    let root = get_id(&header, "root", line)?;
+    let plies = match header.get("plies") {
+        Some(serde_json::Value::Null) | None if !mate => None,
+        Some(v) if mate && v.is_u64() => v.as_u64().map(|x| x as u32),
+        _ => {
+            return Err(unreadable(
+                line,
+                1,
+                "plies must be a number for mate and null for nomate",
+            ))
+        }
+    };
+    Ok((mate, root, plies))
+}
+
+/// What the pass over the node lines keeps: per node its id and [`Key`], the edges
+/// with the key their child must have, and the `covered_by` claims.
+struct Pass {
+    ids: Vec<u64>,
+    keys: Vec<Key>,
+    index: HashMap<u64, u32>,
+    /// `(parent index, child id, the child's key after the move, the move)`.
+    edges: Vec<(u32, u64, Key, Move)>,
+    /// `(node index, covering id)`.
+    covers: Vec<(u32, u64)>,
+    /// The root's position and the side it moves (the attacker).
+    root: Option<Position>,
+}
+
+/// One pass over the node lines, checking every node on its own (its moves against
+/// the naive generator) and recording what involves other nodes. `attacker` is the
+/// side that attacks; the caller learns the root's side from [`Pass::root`].
+fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, CheckError> {
+    let mut out = Pass {
+        ids: Vec::new(),
+        keys: Vec::new(),
+        index: HashMap::new(),
+        edges: Vec::new(),
+        covers: Vec::new(),
+        root: None,
+    };
+    let mut listed: HashSet<Move> = HashSet::new();
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .skip(1)
+    {
         let line = i + 1;
-        let v: serde_json::Value =
-            serde_json::from_str(l).map_err(|e| unreadable(line, e.column(), e.to_string()))?;
-        let id = get_id(&v, "id", line)?;
-        let sfen = v
-            .get("sfen")
-            .and_then(|s| s.as_str())
-            .ok_or_else(|| unreadable(line, 1, "`sfen` must be a string"))?
-            .to_string();
-        let body = match (v.get("moves"), v.get("covered_by")) {
-            (Some(m), None) => {
-                let arr = m
-                    .as_array()
-                    .ok_or_else(|| unreadable(line, 1, "`moves` must be an array"))?;
-                let mut out = Vec::new();
-                for e in arr {
-                    match e.as_array().map(Vec::as_slice) {
-                        Some([u, c]) if u.is_string() && c.is_u64() => out.push((
-                            u.as_str().unwrap_or_default().to_string(),
-                            c.as_u64().unwrap_or_default() as usize,
-                        )),
-                        _ => return Err(unreadable(line, 1, "a move is [\"<usi>\", CHILD_ID]")),
-                    }
-                }
-                Body::Moves(out)
+        let n: NodeLine = serde_json::from_str(l)
+            .map_err(|e| unreadable(line, e.column(), format!("not a node line: {e}")))?;
+        let id = n.id;
+        let setup =
+            parse_setup(&n.sfen).map_err(|e| unreadable(line, 1, format!("bad SFEN: {e}")))?;
+        // The attacker may lack a king, whoever is to move; the defender must have one.
+        let attacking = setup.side_to_move == attacker;
+        let rules = if attacking {
+            Rules::TSUME
+        } else {
+            Rules::TSUME.swapped()
+        };
+        let mut p = Position::from_setup(setup, rules)
+            .map_err(|e| unreadable(line, 1, format!("illegal position: {e}")))?;
+        let ix = out.ids.len() as u32;
+        if out.index.insert(id, ix).is_some() {
+            return Err(unreadable(line, 1, format!("node {id} defined twice")));
+        }
+        out.ids.push(id);
+        out.keys.push(key_of(&p));
+        if id == root {
+            out.root = Some(p.clone());
+        }
+        let moves = match (n.moves, n.covered_by) {
+            (Some(m), None) => m,
+            (None, Some(m)) => {
+                out.covers.push((ix, m));
+                continue;
             }
-            (None, Some(_)) => Body::CoveredBy(get_id(&v, "covered_by", line)?),
             _ => {
                 return Err(unreadable(
                     line,
@@ -162,11 +252,84 @@ fn parse(text: &str) -> Result<(serde_json::Value, HashMap<usize, RawNode>), Che
                 ))
             }
         };
-        if nodes.insert(id, RawNode { line, sfen, body }).is_some() {
-            return Err(unreadable(line, 1, format!("node {id} defined twice")));
+        listed.clear();
+        for (usi, c) in &moves {
+            let m = match parse_usi_move(usi) {
+                Ok(UsiMove(m)) => m,
+                Err(_) => return Err(invalid(id, format!("{usi} is not legal"))),
+            };
+            if !listed.insert(m) {
+                return Err(invalid(id, format!("{usi} listed twice")));
+            }
+            if !naive::is_legal(&mut p, m) {
+                return Err(invalid(id, format!("{usi} is not legal")));
+            }
+            p.play_unchecked(m);
+            let (child, check) = (key_of(&p), gave_check(&p));
+            p.undo();
+            if attacking && !check {
+                return Err(invalid(id, format!("{usi} does not give check")));
+            }
+            out.edges.push((ix, *c, child, m));
+        }
+        // Every listed move is legal and listed once, so "every legal move (check) is
+        // listed" is a count; the missing ones are named only on failure.
+        let missing = |all: &[Move]| -> Vec<String> {
+            all.iter()
+                .filter(|m| !listed.contains(m))
+                .take(3)
+                .map(|m| m.to_string())
+                .collect()
+        };
+        match (mate, attacking) {
+            (true, true) if moves.len() != 1 => {
+                return Err(invalid(
+                    id,
+                    format!("a mate attacker node has {} moves, not 1", moves.len()),
+                ))
+            }
+            (true, false) => {
+                let all = naive::legal_moves(&mut p);
+                if listed.len() != all.len() {
+                    return Err(invalid(
+                        id,
+                        format!("defender replies missing: {:?}", missing(&all)),
+                    ));
+                }
+                if moves.is_empty() && !attacked(&p) {
+                    return Err(invalid(id, "a leaf that is not in check"));
+                }
+            }
+            (false, true) => {
+                let checks: Vec<Move> = naive::legal_moves(&mut p)
+                    .into_iter()
+                    .filter(|&m| {
+                        p.play_unchecked(m);
+                        let c = gave_check(&p);
+                        p.undo();
+                        c
+                    })
+                    .collect();
+                if listed.len() != checks.len() {
+                    return Err(invalid(
+                        id,
+                        format!("checks missing: {:?}", missing(&checks)),
+                    ));
+                }
+            }
+            (false, false) if moves.len() != 1 => {
+                return Err(invalid(
+                    id,
+                    format!("a nomate defender node has {} replies, not 1", moves.len()),
+                ))
+            }
+            _ => {}
+        }
+        if !attacking && !attacked(&p) {
+            return Err(invalid(id, "a defender node not in check"));
         }
     }
-    Ok((header, nodes))
+    Ok(out)
 }
 
 /// Checks a certificate's text. With `problem`, the root must be that position.
@@ -175,186 +338,108 @@ fn parse(text: &str) -> Result<(serde_json::Value, HashMap<usize, RawNode>), Che
 /// [`CheckError::Unreadable`] for text that is not a certificate,
 /// [`CheckError::Invalid`] naming the first failing node (in id order).
 pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, CheckError> {
-    let (header, raw) = parse(text)?;
-    let mate = match header.get("result").and_then(|v| v.as_str()) {
-        Some("mate") => true,
-        Some("nomate") => false,
-        _ => return Err(unreadable(1, 1, "result must be \"mate\" or \"nomate\"")),
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (hl, htext) = lines.next().ok_or_else(|| unreadable(1, 1, "empty file"))?;
+    let (mate, root, plies) = parse_header(htext, hl + 1)?;
+    // The attacker is the root's side to move; the pass needs it before it meets the
+    // root, so it assumes the first node's side and runs again if the root says otherwise.
+    let first = lines
+        .next()
+        .and_then(|(_, l)| serde_json::from_str::<NodeLine>(l).ok())
+        .and_then(|n| parse_setup(&n.sfen).ok())
+        .map_or(Color::Sente, |s| s.side_to_move);
+    let mut x = pass(text, mate, root, first)?;
+    let root_pos = match &x.root {
+        Some(r) => r.clone(),
+        None => return Err(unreadable(1, 1, format!("root {root} is not a node"))),
     };
-    let root = get_id(&header, "root", 1)?;
-    let plies = match header.get("plies") {
-        Some(serde_json::Value::Null) | None if !mate => None,
-        Some(v) if mate && v.is_u64() => v.as_u64().map(|x| x as u32),
-        _ => {
-            return Err(unreadable(
-                1,
-                1,
-                "plies must be a number for mate and null for nomate",
-            ))
-        }
-    };
-    // Positions, in id order.
-    let mut ids: Vec<usize> = raw.keys().copied().collect();
-    ids.sort_unstable();
-    let mut pos: HashMap<usize, Position> = HashMap::new();
-    let attacker = match raw.get(&root).map(|n| parse_setup(&n.sfen)) {
-        Some(Ok(s)) => s.side_to_move,
-        _ => {
-            return Err(unreadable(
-                1,
-                1,
-                format!("root {root} is not a readable node"),
-            ))
-        }
-    };
-    for &id in &ids {
-        let n = &raw[&id];
-        let setup =
-            parse_setup(&n.sfen).map_err(|e| unreadable(n.line, 1, format!("bad SFEN: {e}")))?;
-        // The attacker may lack a king, whoever is to move; the defender must have one.
-        let rules = if setup.side_to_move == attacker {
-            Rules::TSUME
-        } else {
-            Rules::TSUME.swapped()
-        };
-        let p = Position::from_setup(setup, rules)
-            .map_err(|e| unreadable(n.line, 1, format!("illegal position: {e}")))?;
-        pos.insert(id, p);
+    if root_pos.side_to_move() != first {
+        x = pass(text, mate, root, root_pos.side_to_move())?;
     }
-    let root_pos = pos
-        .get(&root)
-        .ok_or_else(|| unreadable(1, 1, format!("root {root} is not a node")))?
-        .clone();
     if let Some(p) = problem {
         if *p != root_pos {
             return Err(invalid(root, "the root is not the given problem"));
         }
     }
-    let mut g: DiGraph<usize, u32> = DiGraph::new();
-    let gi: HashMap<usize, NodeIndex> = ids.iter().map(|&id| (id, g.add_node(id))).collect();
-    for &id in &ids {
-        let n = &raw[&id];
-        let p = &pos[&id];
-        let attacking = p.side_to_move() == attacker;
-        match &n.body {
-            Body::CoveredBy(m) => {
-                let q = pos
-                    .get(m)
-                    .ok_or_else(|| invalid(id, format!("covered_by {m}: no such node")))?;
-                if *m == id {
-                    return Err(invalid(id, "covered by itself"));
-                }
-                let same_board = p.to_setup().board == q.to_setup().board;
-                if !same_board || p.side_to_move() != q.side_to_move() {
-                    return Err(invalid(
-                        id,
-                        format!("covered_by {m}: another board or side"),
-                    ));
-                }
-                let d = !attacker;
-                let (na, nd, ma, md) = (p.hand(attacker), p.hand(d), q.hand(attacker), q.hand(d));
-                let ok = if mate {
-                    at_least(na, ma) && at_least(md, nd)
-                } else {
-                    at_least(ma, na) && at_least(nd, md)
-                };
-                if !ok {
-                    return Err(invalid(id, format!("covered_by {m}: hands do not cover")));
-                }
-                g.add_edge(gi[&id], gi[m], 0);
+    let attacker = root_pos.side_to_move();
+    let n = x.ids.len();
+    let mut g: DiGraph<(), u8, u32> = DiGraph::with_capacity(n, x.edges.len() + x.covers.len());
+    for _ in 0..n {
+        g.add_node(());
+    }
+    // Cross-node rules, reported for the smallest failing node id.
+    let mut first_error: Option<CheckError> = None;
+    let mut fail = |e: CheckError| {
+        let id = |e: &CheckError| match e {
+            CheckError::Invalid { node, .. } => *node,
+            CheckError::Unreadable { .. } => 0,
+        };
+        if first_error.as_ref().map_or(true, |f| id(&e) < id(f)) {
+            first_error = Some(e);
+        }
+    };
+    for &(ix, c, key, m) in &x.edges {
+        let id = x.ids[ix as usize];
+        match x.index.get(&c) {
+            None => fail(invalid(id, format!("{m} leads to missing node {c}"))),
+            Some(&ci) if x.keys[ci as usize] != key => {
+                fail(invalid(id, format!("{m} does not lead to node {c}")))
             }
-            Body::Moves(moves) => {
-                let legal = p.legal_moves_naive();
-                let gives_check = |m: Move| {
-                    let mut a = p.clone();
-                    a.play_unchecked(m);
-                    attacked(&a)
-                };
-                let mut listed: HashSet<Move> = HashSet::with_capacity(moves.len());
-                for (usi, c) in moves {
-                    let m = match parse_usi_move(usi) {
-                        Ok(UsiMove(m)) if legal.contains(&m) => m,
-                        _ => return Err(invalid(id, format!("{usi} is not legal"))),
-                    };
-                    if !listed.insert(m) {
-                        return Err(invalid(id, format!("{usi} listed twice")));
-                    }
-                    let child = pos
-                        .get(c)
-                        .ok_or_else(|| invalid(id, format!("{usi} leads to missing node {c}")))?;
-                    let mut after = p.clone();
-                    after.play_unchecked(m);
-                    if after != *child {
-                        return Err(invalid(id, format!("{usi} does not lead to node {c}")));
-                    }
-                    if attacking && !attacked(child) {
-                        return Err(invalid(id, format!("{usi} does not give check")));
-                    }
-                    g.add_edge(gi[&id], gi[c], 1);
-                }
-                // Every listed move is legal and listed once, so "every legal move (check)
-                // is listed" is a count; the missing ones are named only on failure.
-                let missing = |pred: &dyn Fn(Move) -> bool| -> Vec<String> {
-                    legal
-                        .iter()
-                        .filter(|&&m| pred(m) && !listed.contains(&m))
-                        .take(3)
-                        .map(|m| m.to_string())
-                        .collect()
-                };
-                match (mate, attacking) {
-                    (true, true) if moves.len() != 1 => {
-                        return Err(invalid(
-                            id,
-                            format!("a mate attacker node has {} moves, not 1", moves.len()),
-                        ))
-                    }
-                    (true, false) if listed.len() != legal.len() => {
-                        return Err(invalid(
-                            id,
-                            format!("defender replies missing: {:?}", missing(&|_| true)),
-                        ));
-                    }
-                    (true, false) if moves.is_empty() && !attacked(p) => {
-                        return Err(invalid(id, "a leaf that is not in check"))
-                    }
-                    (false, true)
-                        if listed.len() != legal.iter().filter(|&&m| gives_check(m)).count() =>
-                    {
-                        return Err(invalid(
-                            id,
-                            format!("checks missing: {:?}", missing(&gives_check)),
-                        ));
-                    }
-                    (false, false) if moves.len() != 1 => {
-                        return Err(invalid(
-                            id,
-                            format!("a nomate defender node has {} replies, not 1", moves.len()),
-                        ))
-                    }
-                    _ => {}
-                }
-                if !attacking && !attacked(p) {
-                    return Err(invalid(id, "a defender node not in check"));
-                }
+            Some(&ci) => {
+                g.add_edge(NodeIndex::new(ix as usize), NodeIndex::new(ci as usize), 1);
             }
         }
     }
+    for &(ix, m) in &x.covers {
+        let id = x.ids[ix as usize];
+        let Some(&mi) = x.index.get(&m) else {
+            fail(invalid(id, format!("covered_by {m}: no such node")));
+            continue;
+        };
+        if m == id {
+            fail(invalid(id, "covered by itself"));
+            continue;
+        }
+        let (p, q) = (&x.keys[ix as usize], &x.keys[mi as usize]);
+        if p.board != q.board || p.side != q.side {
+            fail(invalid(
+                id,
+                format!("covered_by {m}: another board or side"),
+            ));
+            continue;
+        }
+        let d = !attacker;
+        let (na, nd, ma, md) = (p.hand(attacker), p.hand(d), q.hand(attacker), q.hand(d));
+        let ok = if mate {
+            at_least(na, ma) && at_least(md, nd)
+        } else {
+            at_least(ma, na) && at_least(nd, md)
+        };
+        if !ok {
+            fail(invalid(id, format!("covered_by {m}: hands do not cover")));
+            continue;
+        }
+        g.add_edge(NodeIndex::new(ix as usize), NodeIndex::new(mi as usize), 0);
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let root_ix = NodeIndex::new(x.index[&root] as usize);
     let depth = if mate {
         let order = petgraph::algo::toposort(&g, None)
-            .map_err(|c| invalid(g[c.node_id()], "a cycle in a mate proof"))?;
-        let mut d = vec![0u32; g.node_count()];
-        for &n in order.iter().rev() {
-            d[n.index()] = g
-                .edges(n)
-                .map(|e| {
-                    use petgraph::visit::EdgeRef;
-                    d[e.target().index()] + e.weight()
-                })
+            .map_err(|c| invalid(x.ids[c.node_id().index()], "a cycle in a mate proof"))?;
+        let mut d = vec![0u32; n];
+        for &v in order.iter().rev() {
+            d[v.index()] = g
+                .edges(v)
+                .map(|e| d[e.target().index()] + u32::from(*e.weight()))
                 .max()
                 .unwrap_or(0);
         }
-        let depth = d[gi[&root].index()];
+        let depth = d[root_ix.index()];
         if Some(depth) != plies {
             return Err(invalid(
                 root,
@@ -367,18 +452,18 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     };
     // Every node reachable from the root (after acyclicity: a circular argument is
     // named as a cycle even when it leaves nodes behind).
-    let mut seen = vec![false; g.node_count()];
-    let mut dfs = petgraph::visit::Dfs::new(&g, gi[&root]);
-    while let Some(n) = dfs.next(&g) {
-        seen[n.index()] = true;
+    let mut seen = vec![false; n];
+    let mut dfs = petgraph::visit::Dfs::new(&g, root_ix);
+    while let Some(v) = dfs.next(&g) {
+        seen[v.index()] = true;
     }
-    if let Some(&id) = ids.iter().find(|&&id| !seen[gi[&id].index()]) {
+    if let Some(id) = (0..n).filter(|&i| !seen[i]).map(|i| x.ids[i]).min() {
         return Err(invalid(id, "not reachable from the root"));
     }
     Ok(Checked {
         result: if mate { "mate" } else { "nomate" }.into(),
         plies: depth,
-        nodes: ids.len(),
+        nodes: n,
         root: root_pos,
     })
 }

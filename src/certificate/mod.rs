@@ -6,5 +6,6 @@
 //! ([`crate::tsume::certificate`]); the format is `specs/certificate.md`.
 
 pub mod check;
+mod naive;
 
 pub use check::{check_text, CheckError, Checked};

@@ -272,10 +272,10 @@ impl Extractor<'_> {
         match settle(self, &g, level) {
             // The general node's graph may have settled `pos` itself on the way.
             Ok(_) if self.ids.contains_key(&ident(pos)) => Some(Ok(self.ids[&ident(pos)])),
-            Ok(gid) => Some(self.new_id(pos).map(|id| {
-                self.finish(id, pos, Body::CoveredBy(gid));
-                id
-            })),
+            Ok(gid) => Some(
+                self.new_id(pos)
+                    .inspect(|&id| self.finish(id, pos, Body::CoveredBy(gid))),
+            ),
             Err(e @ (ExtractError::TooLarge(_) | ExtractError::Memory(_))) => Some(Err(e)),
             Err(_) => None,
         }
