@@ -137,6 +137,10 @@ struct Extractor<'a> {
     fallback: [Option<Solver<Position>>; 2],
     fresh_solves: usize,
     fresh_nodes: u64,
+    /// Inside the settling of a general position ([`Extractor::via_general`]): table
+    /// only, no fresh solves (a general position the table cannot settle is not worth
+    /// the budget the node itself may need).
+    speculative: usize,
     limits: ExtractLimits,
     attacker: Color,
     claim: Claim,
@@ -164,6 +168,9 @@ impl Extractor<'_> {
     /// table. Every table's solved entries hold wherever they are reached (disproofs
     /// that lean on a path are never stored), so they stay valid hints.
     fn fresh(&mut self, pos: &Position) -> Result<Outcome, ExtractError> {
+        if self.speculative > 0 {
+            return Err(stuck(pos, "not in the table (general position)"));
+        }
         if self.fresh_solves >= self.limits.fallback_solves {
             return Err(stuck(
                 pos,
@@ -269,7 +276,10 @@ impl Extractor<'_> {
         settle: fn(&mut Self, &Position, usize) -> Result<usize, ExtractError>,
     ) -> Option<Result<usize, ExtractError>> {
         let g = self.general(pos)?;
-        match settle(self, &g, level) {
+        self.speculative += 1;
+        let r = settle(self, &g, level);
+        self.speculative -= 1;
+        match r {
             // The general node's graph may have settled `pos` itself on the way.
             Ok(_) if self.ids.contains_key(&ident(pos)) => Some(Ok(self.ids[&ident(pos)])),
             Ok(gid) => Some(
@@ -574,6 +584,7 @@ pub fn extract_with(
         fallback: [None, None],
         fresh_solves: 0,
         fresh_nodes: 0,
+        speculative: 0,
         limits,
         attacker: root.side_to_move(),
         claim,
