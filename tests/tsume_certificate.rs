@@ -300,6 +300,77 @@ fn nomate_tampering_is_rejected() {
     assert_rejected_at(&t, 0, "nomate graph claimed as mate");
 }
 
+/// No-mate answers whose disproof leans on a repetition of the search path: before the
+/// extractor searched defender replies with the graph taken as disproven
+/// (`Solver::solve_assuming`) these were "not certified" (paper/results/certificates.md).
+const PATH_DEPENDENT_NOMATES: [(&str, &str, DefenderHand); 2] = [
+    (
+        "gen7-12-emptied",
+        "4k1+B2/9/7g1/9/9/4r4/6K2/4L4/2+n3N2 b s2p 17",
+        DefenderHand::AsGiven,
+    ),
+    (
+        "musou-088",
+        "9/9/6Sn1/3+R1g1p1/6P1B/9/5G1Pp/3+B4+p/3Ls1k+r1 b GPg2s3n3l12p 1",
+        DefenderHand::Remaining,
+    ),
+];
+
+#[test]
+fn path_dependent_nomates_are_certified_and_tampering_rejected() {
+    for (id, sfen, mode) in PATH_DEPENDENT_NOMATES {
+        let pos = load_problem(sfen, mode).unwrap();
+        let (text, outcome) = certificate_of(&pos, false).expect(id);
+        assert_eq!(outcome, Outcome::NoMate, "{id}");
+        let ls = lines_of(&text);
+        // A defender node's reply replaced by another legal reply, same child: rejected.
+        let (d, other) = ls[1..]
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| {
+                let m = v["moves"].as_array()?;
+                if v["sfen"].as_str()?.split(' ').nth(1) == Some("b") || m.len() != 1 {
+                    return None;
+                }
+                let p = sfen_of(v);
+                let listed = m[0][0].as_str()?;
+                let other = p
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| m.to_string())
+                    .find(|u| u != listed)?;
+                Some((i + 1, other))
+            })
+            .unwrap_or_else(|| panic!("{id}: a defender node with two replies"));
+        let node = ls[d]["id"].as_u64().unwrap() as usize;
+        let mut t = ls.clone();
+        t[d]["moves"][0][0] = other.into();
+        assert_rejected_at(&t, node, &format!("{id}: another reply, same child"));
+        // A defender node given a second reply: rejected.
+        let mut t = ls.clone();
+        let first = t[d]["moves"][0].clone();
+        t[d]["moves"].as_array_mut().unwrap().push(first);
+        assert_rejected_at(&t, node, &format!("{id}: two replies"));
+        // An attacker node's check removed: rejected.
+        let a = ls[1..]
+            .iter()
+            .position(|v| {
+                v["moves"].as_array().is_some_and(|m| !m.is_empty())
+                    && v["sfen"].as_str().unwrap().split(' ').nth(1)
+                        == ls[1]["sfen"].as_str().unwrap().split(' ').nth(1)
+            })
+            .map(|i| i + 1)
+            .unwrap();
+        let mut t = ls.clone();
+        t[a]["moves"].as_array_mut().unwrap().pop();
+        assert_rejected_at(
+            &t,
+            ls[a]["id"].as_u64().unwrap() as usize,
+            &format!("{id}: a check removed"),
+        );
+    }
+}
+
 #[test]
 fn unreadable_text_is_exit_2() {
     for bad in [

@@ -79,6 +79,14 @@ pub enum ExtractError {
         /// What failed.
         why: String,
     },
+    /// The fallback solves' node budget ran out.
+    #[error("node {sfen}: {why}")]
+    Budget {
+        /// The node.
+        sfen: String,
+        /// Which budget.
+        why: String,
+    },
     /// The extraction budget (graph nodes) ran out.
     #[error("certificate larger than {0} nodes")]
     TooLarge(usize),
@@ -135,6 +143,12 @@ struct Extractor<'a> {
     root_solver: &'a Solver<Position>,
     /// Fallback solvers: a small table, then a large one.
     fallback: [Option<Solver<Position>>; 2],
+    /// Nomate: the solver that searches a defender's reply with the graph so far taken
+    /// as disproven ([`Solver::solve_assuming`]).
+    assuming: Option<Solver<Position>>,
+    /// How many nodes of `created` the assuming solver's table holds as disproven
+    /// (`None`: its table must start afresh, after a rollback took some back).
+    assumed: Option<usize>,
     fresh_solves: usize,
     fresh_nodes: u64,
     /// Inside the settling of a general position ([`Extractor::via_general`]): table
@@ -145,10 +159,21 @@ struct Extractor<'a> {
     attacker: Color,
     claim: Claim,
     nodes: Vec<Option<Node>>,
+    /// Each id's position identity and hands (sente, gote), finished or not.
+    created: Vec<(Ident, [Hand; 2])>,
     ids: HashMap<Ident, usize>,
-    /// Finished nodes by (board key): id, for covered_by.
+    /// Nodes that may cover others, by board key: finished ones (mate), every node of
+    /// the graph (nomate: covering a node not yet finished closes a cycle, allowed).
     finished: HashMap<u64, Vec<usize>>,
     on_stack: Vec<bool>,
+}
+
+/// Whether an error ends the whole extraction (no other choice is tried).
+fn fatal(e: &ExtractError) -> bool {
+    matches!(
+        e,
+        ExtractError::TooLarge(_) | ExtractError::Memory(_) | ExtractError::Budget { .. }
+    )
 }
 
 fn stuck(pos: &Position, why: impl Into<String>) -> ExtractError {
@@ -171,22 +196,7 @@ impl Extractor<'_> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
         }
-        if self.fresh_solves >= self.limits.fallback_solves {
-            return Err(stuck(
-                pos,
-                format!("more than {} fallback solves", self.limits.fallback_solves),
-            ));
-        }
-        if self.fresh_nodes >= self.limits.fallback_total_nodes {
-            return Err(stuck(
-                pos,
-                format!(
-                    "fallback solves used more than {} nodes",
-                    self.limits.fallback_total_nodes
-                ),
-            ));
-        }
-        self.fresh_solves += 1;
+        self.spend(pos)?;
         // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
         // one each time would dominate), the large one only when that runs out.
         let tiers = [
@@ -219,10 +229,86 @@ impl Extractor<'_> {
         Ok(Outcome::Unknown)
     }
 
+    /// Counts one fallback solve, or fails when the solves' budget is spent.
+    fn spend(&mut self, pos: &Position) -> Result<(), ExtractError> {
+        let budget = |why: String| ExtractError::Budget {
+            sfen: write_sfen(pos),
+            why,
+        };
+        if self.fresh_solves >= self.limits.fallback_solves {
+            return Err(budget(format!(
+                "more than {} fallback solves",
+                self.limits.fallback_solves
+            )));
+        }
+        if self.fresh_nodes >= self.limits.fallback_total_nodes {
+            return Err(budget(format!(
+                "fallback solves used more than {} nodes",
+                self.limits.fallback_total_nodes
+            )));
+        }
+        self.fresh_solves += 1;
+        Ok(())
+    }
+
+    /// Nomate: searches `pos` (attacker to move) with every node of the graph taken as
+    /// disproven, within `nodes` nodes.
+    fn solve_assuming(&mut self, pos: &Position, nodes: u64) -> Result<Outcome, ExtractError> {
+        if self.speculative > 0 {
+            return Err(stuck(pos, "not in the table (general position)"));
+        }
+        self.spend(pos)?;
+        if self.assuming.is_none() {
+            let opts = SolverOptions {
+                memory_mib: self.limits.fallback_mib,
+                shortest: false,
+                ..SolverOptions::default()
+            };
+            let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+            self.assuming = Some(s);
+        }
+        let att = self.attacker;
+        let from = self.assumed.unwrap_or(0);
+        let assumed: Vec<(u64, Hand)> = self.created[from..]
+            .iter()
+            .map(|(id, hands)| (id.0 | id.1 as u64, hands[att.index()]))
+            .collect();
+        let keep = self.assumed.is_some();
+        self.assumed = Some(self.created.len());
+        let left = self.limits.fallback_total_nodes - self.fresh_nodes;
+        let (outcome, used) = match self.assuming.as_mut() {
+            Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep),
+            None => (Outcome::Unknown, 0),
+        };
+        self.fresh_nodes += used;
+        Ok(outcome)
+    }
+
+    /// The graph's size, to go back to with [`Self::rollback`].
+    fn snapshot(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Forgets every node created since `snap` (a nomate choice that failed).
+    fn rollback(&mut self, snap: usize) {
+        if self.assumed.is_some_and(|a| a > snap) {
+            self.assumed = None;
+        }
+        for (id, _) in self.created.drain(snap..) {
+            self.ids.remove(&id);
+            if let Some(list) = self.finished.get_mut(&id.0) {
+                list.retain(|&m| m < snap);
+            }
+        }
+        self.nodes.truncate(snap);
+        self.on_stack.truncate(snap);
+    }
+
     fn probe(&self, pos: &Position) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
         let pos = pos.clone();
         std::iter::once(self.root_solver)
             .chain(self.fallback.iter().flatten())
+            .chain(self.assuming.iter())
             .filter_map(move |s| s.probe(&pos))
     }
 
@@ -276,9 +362,13 @@ impl Extractor<'_> {
         settle: fn(&mut Self, &Position, usize) -> Result<usize, ExtractError>,
     ) -> Option<Result<usize, ExtractError>> {
         let g = self.general(pos)?;
+        let snap = self.snapshot();
         self.speculative += 1;
         let r = settle(self, &g, level);
         self.speculative -= 1;
+        if r.as_ref().is_err_and(|e| !fatal(e)) && self.claim == Claim::Nomate {
+            self.rollback(snap);
+        }
         match r {
             // The general node's graph may have settled `pos` itself on the way.
             Ok(_) if self.ids.contains_key(&ident(pos)) => Some(Ok(self.ids[&ident(pos)])),
@@ -286,7 +376,7 @@ impl Extractor<'_> {
                 self.new_id(pos)
                     .inspect(|&id| self.finish(id, pos, Body::CoveredBy(gid))),
             ),
-            Err(e @ (ExtractError::TooLarge(_) | ExtractError::Memory(_))) => Some(Err(e)),
+            Err(e) if fatal(&e) => Some(Err(e)),
             Err(_) => None,
         }
     }
@@ -296,10 +386,10 @@ impl Extractor<'_> {
         let list = self.finished.get(&pos.board_key())?;
         let def = !self.attacker;
         list.iter().copied().find(|&m| {
-            let n = self.nodes[m].as_ref().expect("finished");
-            let (ma, md) = (n.pos.hand(self.attacker), n.pos.hand(def));
+            let (mid, hands) = &self.created[m];
+            let (ma, md) = (hands[self.attacker.index()], hands[def.index()]);
             let (na, nd) = (pos.hand(self.attacker), pos.hand(def));
-            n.pos.side_to_move() == pos.side_to_move()
+            mid.1 == pos.side_to_move()
                 && match self.claim {
                     Claim::Mate => at_least(na, ma) && at_least(md, nd),
                     Claim::Nomate => at_least(ma, na) && at_least(nd, md),
@@ -315,13 +405,20 @@ impl Extractor<'_> {
         self.nodes.push(None);
         self.on_stack.push(true);
         self.ids.insert(ident(pos), id);
+        self.created
+            .push((ident(pos), [pos.hand(Color::Sente), pos.hand(Color::Gote)]));
+        if self.claim == Claim::Nomate {
+            self.finished.entry(pos.board_key()).or_default().push(id);
+        }
         Ok(id)
     }
 
     fn finish(&mut self, id: usize, pos: &Position, body: Body) {
         // A played position carries its move history; the graph keeps the bare position.
         let pos = Position::from_setup(pos.to_setup(), pos.rules()).unwrap_or_else(|_| pos.clone());
-        self.finished.entry(pos.board_key()).or_default().push(id);
+        if self.claim == Claim::Mate {
+            self.finished.entry(pos.board_key()).or_default().push(id);
+        }
         self.nodes[id] = Some(Node { pos, body });
         self.on_stack[id] = false;
     }
@@ -386,7 +483,7 @@ impl Extractor<'_> {
                         self.finish(id, pos, Body::Moves(vec![(m, c)]));
                         return Ok(id);
                     }
-                    Err(e @ (ExtractError::TooLarge(_) | ExtractError::Memory(_))) => {
+                    Err(e) if fatal(&e) => {
                         self.forget(id, pos);
                         return Err(e);
                     }
@@ -483,51 +580,109 @@ impl Extractor<'_> {
         Ok(id)
     }
 
+    /// A nomate defender node: one reply into a position that is no mate given the
+    /// graph (cycles allowed). Replies into the graph first, then into a position a
+    /// graph node covers, then into a disproven position of a table, then each reply
+    /// searched with the graph taken as disproven ([`Solver::solve_assuming`]: this is
+    /// what certifies disproofs that lean on a repetition of the path), a small search
+    /// for every reply before a large one. A reply whose subgraph cannot be completed
+    /// is taken back ([`Self::rollback`]) and the next one tried.
     fn nomate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         if let Some(&id) = self.ids.get(&ident(pos)) {
+            return Ok(id);
+        }
+        if let Some(m) = self.cover(pos) {
+            let id = self.new_id(pos)?;
+            self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
         if let Some(r) = self.via_general(pos, level, Self::nomate_defender) {
             return r;
         }
-        let replies: Vec<Move> = pos.legal_moves().into_iter().collect();
         let after = |r: Move| {
             let mut c = pos.clone();
             c.play_unchecked(r);
             c
         };
-        // A reply into the graph (a repetition), then one into a disproven position.
-        let known = replies
+        let replies: Vec<(Move, Position)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|r| (r, after(r)))
+            .collect();
+        let id = self.new_id(pos)?;
+        let mut last = stuck(pos, "no reply known to refute the mate");
+        let mut tried = vec![false; replies.len()];
+        // Graph, cover and table first (no search).
+        let mut order: Vec<(u8, usize)> = replies
             .iter()
-            .copied()
-            .find(|&r| self.ids.contains_key(&ident(&after(r))));
-        let (reply, level) = match known {
-            Some(r) => (r, level),
-            None => match replies
-                .iter()
-                .copied()
-                .find(|&r| self.probe_disproven(&after(r), level))
-            {
-                Some(r) => (r, level),
-                None => {
-                    let mut found = None;
-                    for &r in &replies {
-                        if self.fresh(&after(r))? == Outcome::NoMate {
-                            found = Some(r);
-                            break;
+            .enumerate()
+            .filter_map(|(i, (_, c))| {
+                let rank = if self.ids.contains_key(&ident(c)) {
+                    0
+                } else if self.cover(c).is_some() {
+                    1
+                } else if self.probe_disproven(c, level) {
+                    2
+                } else {
+                    return None;
+                };
+                Some((rank, i))
+            })
+            .collect();
+        order.sort_unstable();
+        let small = self.limits.fallback_nodes.min(SMALL_SOLVE_NODES);
+        let rounds = [None, Some(small), Some(self.limits.fallback_nodes)];
+        for round in rounds {
+            let candidates: Vec<usize> = match round {
+                None => order.iter().map(|&(_, i)| i).collect(),
+                Some(n) => {
+                    // Every open reply searched; the refutations tried cheapest first
+                    // (the one the search disproves with the fewest nodes leans most on
+                    // the graph, and keeps it small).
+                    let mut found = Vec::new();
+                    let open: Vec<usize> = (0..replies.len()).filter(|&i| !tried[i]).collect();
+                    for i in open {
+                        let before = self.fresh_nodes;
+                        match self.solve_assuming(&replies[i].1, n) {
+                            Ok(Outcome::NoMate) => found.push((self.fresh_nodes - before, i)),
+                            // Mate whatever the graph: no refutation.
+                            Ok(Outcome::Mate) => tried[i] = true,
+                            Ok(Outcome::Unknown) => {}
+                            Err(e) if fatal(&e) => {
+                                self.rollback(id);
+                                return Err(e);
+                            }
+                            Err(e) => last = e,
                         }
                     }
-                    match found {
-                        Some(r) => (r, level),
-                        None => return Err(stuck(pos, "no reply known to refute the mate")),
+                    found.sort_unstable();
+                    found.into_iter().map(|(_, i)| i).collect()
+                }
+            };
+            for i in candidates {
+                if tried[i] {
+                    continue;
+                }
+                tried[i] = true;
+                let snap = self.snapshot();
+                match self.nomate_attacker(&replies[i].1, level) {
+                    Ok(c) => {
+                        self.finish(id, pos, Body::Moves(vec![(replies[i].0, c)]));
+                        return Ok(id);
+                    }
+                    Err(e) if fatal(&e) => {
+                        self.rollback(id);
+                        return Err(e);
+                    }
+                    Err(e) => {
+                        self.rollback(snap);
+                        last = e;
                     }
                 }
-            },
-        };
-        let id = self.new_id(pos)?;
-        let c = self.nomate_attacker(&after(reply), level)?;
-        self.finish(id, pos, Body::Moves(vec![(reply, c)]));
-        Ok(id)
+            }
+        }
+        self.rollback(id);
+        Err(last)
     }
 }
 
@@ -582,6 +737,9 @@ pub fn extract_with(
     let mut x = Extractor {
         root_solver: solver,
         fallback: [None, None],
+        assuming: None,
+        assumed: None,
+        created: Vec::new(),
         fresh_solves: 0,
         fresh_nodes: 0,
         speculative: 0,

@@ -11,6 +11,7 @@
 //! - [`hands`]: proof and disproof pieces (証明駒・反証駒), the hand algebra;
 //! - [`line`]: the shortest length and reading a line off the proof.
 
+mod certify;
 mod futility;
 mod hands;
 mod line;
