@@ -7,14 +7,16 @@
 //!   proven length bound that closes without a cycle); a defender node lists
 //!   every legal reply (futile interpositions too: the graph proves plain mate);
 //! - nomate: an attacker node lists every legal check; a defender node takes one
-//!   reply into a node already in the graph (a repetition) or into a disproven
-//!   position.
+//!   reply into the graph (a repetition), into a covered or disproven position, or
+//!   one a search with the graph taken as disproven refutes
+//!   ([`Solver::solve_assuming`]), taking back a choice that fails.
 //!
-//! Transpositions share one node; a node whose board and side to move match an
-//! already finished node with hands at least as good is `covered_by` it
-//! (hand superiority). The table is bounded, so a needed node may be missing:
-//! extraction then solves that node afresh with a node budget (a
-//! small solver whose table also serves as hints) and fails cleanly ([`ExtractError`]) rather than guess.
+//! Transpositions share one node; a node whose board and side to move match a node
+//! with hands at least as good is `covered_by` it (hand superiority), and a node whose
+//! table entry holds for a more general hand is `covered_by` that general position
+//! (proof and disproof pieces). The table is bounded, so a needed node may be missing:
+//! extraction then solves that node afresh with a node budget (a small solver whose
+//! table also serves as hints) and fails cleanly ([`ExtractError`]) rather than guess.
 
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Color, Hand, Move, PieceKind, Position};
