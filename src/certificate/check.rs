@@ -3,9 +3,9 @@
 //! Reads the JSON lines of `specs/certificate.md` in one pass, node by node: each
 //! node's position is rebuilt from its SFEN (`Setup` → `Position`, tsume rules) and
 //! checked on its own with the rules core's naive play-and-test generator
-//! ([`super::naive`], the definition of [`Position::legal_moves_naive`]); a check is
+//! (`src/certificate/naive.rs`, the definition of [`Position::legal_moves_naive`]); a check is
 //! "the defender's king is attacked" by [`Position::attackers_to`] after the move. Only
-//! compact state is kept per node (its id and the exact [`Key`] of its position) and
+//! compact state is kept per node (its id and the exact identity of its position) and
 //! per edge (the key the child must have), so memory is linear in the certificate
 //! with no position per node. Then the cross-node rules (each child is the position
 //! after its move, `covered_by` hands) and the graph: a `petgraph` digraph of move and
