@@ -4,7 +4,8 @@
 Runs `shogi-lab tsume FILE --any-mate` (text output) on three corpora and reads,
 per answer, the `certified` line: certificate nodes and bytes, and the CPU time of
 the solve, the extraction and the in-process independent check (thread CPU time
-from /proc/thread-self/schedstat, 4 ms granularity on this kernel; whole-run
+from CLOCK_THREAD_CPUTIME_ID, ns resolution; /proc/thread-self/schedstat, 4 ms
+granularity on this kernel, only where that clock is missing; whole-run
 process CPU from getrusage is reported beside the sums). Answers that are not
 certified are listed with the reason the CLI gives on stderr.
 
@@ -155,7 +156,7 @@ def main():
         "minimality search of the default mode is not what it certifies), then its certificate is extracted",
         "from the solver's table and checked in-process by the independent checker (`src/certificate/check.rs`:",
         "the rules core's naive play-and-test generator and petgraph only). Times are thread CPU times",
-        "(schedstat, 4 ms granularity); 'nodes' are solver nodes, 'cert. nodes' certificate nodes.",
+        "(CLOCK_THREAD_CPUTIME_ID, ns resolution; results before issue 17b used schedstat, 4 ms granularity); 'nodes' are solver nodes, 'cert. nodes' certificate nodes.",
         "",
     ]
     per_problem = []
