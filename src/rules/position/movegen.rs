@@ -354,19 +354,7 @@ impl Position {
         if !(steps & theirs).is_empty() {
             return true;
         }
-        use crate::rules::bitboard::{
-            bishop_attacks, bishop_pseudo, lance_attacks, rook_attacks, rook_pseudo,
-        };
-        let diag = (k[5] | k[12]) & theirs & bishop_pseudo(sq);
-        if !diag.is_empty() && !(bishop_attacks(sq, occ) & diag).is_empty() {
-            return true;
-        }
-        let orth = (k[6] | k[13]) & theirs & rook_pseudo(sq);
-        if !orth.is_empty() && !(rook_attacks(sq, occ) & orth).is_empty() {
-            return true;
-        }
-        let lances = k[1] & theirs & rook_pseudo(sq);
-        !lances.is_empty() && !(lance_attacks(rev, sq, occ) & lances).is_empty()
+        self.is_attacked_by_slider(by, sq, occ)
     }
 
     /// Whether a slider of `by` (香角飛, 馬龍's rays) attacks `sq` given occupancy `occ`

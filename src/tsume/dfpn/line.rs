@@ -86,20 +86,35 @@ impl<P: MatePosition> Solver<P> {
     ) -> Vec<Option<u16>> {
         let mut bounds = Vec::with_capacity(moves.len());
         for &m in moves {
-            pos.play(m);
-            let b = if self.path.contains_key(&pos.position_key()) {
-                None
-            } else if or {
-                self.table
-                    .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
-                    .and_then(|f| f.pns.is_proven().then_some(f.bound))
-            } else {
-                self.ensure(pos, depth + 1, cb)
-            };
-            pos.undo();
+            let b = self.reply_bound(pos, m, or, depth, cb);
             bounds.push(b);
         }
         bounds
+    }
+
+    /// The proof bound within `cb` plies of the child after `m` (`None`: a repetition of
+    /// the path, or no proof): from the table only when `table_only`, else proved again
+    /// if the table no longer knows it.
+    fn reply_bound(
+        &mut self,
+        pos: &mut P,
+        m: P::Move,
+        table_only: bool,
+        depth: u16,
+        cb: u16,
+    ) -> Option<u16> {
+        pos.play(m);
+        let b = if self.path.contains_key(&pos.position_key()) {
+            None
+        } else if table_only {
+            self.table
+                .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
+                .and_then(|f| f.pns.is_proven().then_some(f.bound))
+        } else {
+            self.ensure(pos, depth + 1, cb)
+        };
+        pos.undo();
+        b
     }
 
     /// Searches `pos`, already on the walk's path at `depth`, again within `budget`.
@@ -503,17 +518,7 @@ impl<P: MatePosition> Solver<P> {
         let mut bounds = Vec::with_capacity(moves.len());
         for &m in &moves {
             let inter = pos.interposes(m);
-            pos.play(m);
-            let b = if self.path.contains_key(&pos.position_key()) {
-                None
-            } else if inter {
-                self.table
-                    .lookup(pos.board_key(), pos.hand_of(self.attacker), cb)
-                    .and_then(|f| f.pns.is_proven().then_some(f.bound))
-            } else {
-                self.ensure(pos, depth + 1, cb)
-            };
-            pos.undo();
+            let b = self.reply_bound(pos, m, inter, depth, cb);
             match b {
                 Some(b) => bounds.push(Some(b)),
                 None if !inter => return None,
@@ -522,9 +527,7 @@ impl<P: MatePosition> Solver<P> {
                     match self.futile(pos, m, depth, budget) {
                         Ok(_) => bounds.push(None),
                         Err(_) => {
-                            pos.play(m);
-                            let again = self.ensure(pos, depth + 1, cb);
-                            pos.undo();
+                            let again = self.reply_bound(pos, m, false, depth, cb);
                             again?;
                             bounds.push(again);
                         }
