@@ -371,6 +371,47 @@ fn path_dependent_nomates_are_certified_and_tampering_rejected() {
     }
 }
 
+/// Path-dependent nomates whose extraction once failed or cost several solves:
+/// gen3-02-emptied (random set of paper/scripts/certificate_bench.py) ran out of its
+/// fallback budget (the assuming solver's full table was swept on every store), 無双37's
+/// extraction took 4 times its solve.
+const HARD_NOMATES: [(&str, &str, DefenderHand); 2] = [
+    (
+        "gen3-02-emptied",
+        "7nn/+R1K1Sskp1/2+B+L5/6G2/4g4/1P7/8+B/9/1LR1L1G2 b gnl16p 25",
+        DefenderHand::AsGiven,
+    ),
+    (
+        "musou-037",
+        "nl+Pg+r4/1P2b4/Pk1r5/p1LpL4/g8/N1PG+b4/9/9/9 b G2N3P4sl9p 1",
+        DefenderHand::Remaining,
+    ),
+];
+
+#[test]
+#[ignore = "two nomates of 1-4 M solver nodes and 0.1-0.2 M certificate nodes: about 30 s of CPU"]
+fn hard_path_dependent_nomates_are_certified() {
+    for (id, sfen, mode) in HARD_NOMATES {
+        let pos = load_problem(sfen, mode).unwrap();
+        let mut s = Solver::try_new(SolverOptions {
+            nodes: Some(5_000_000),
+            memory_mib: 256,
+            shortest: false,
+            ..SolverOptions::default()
+        })
+        .unwrap();
+        let r = s.solve(&pos);
+        assert_eq!(r.outcome, Outcome::NoMate, "{id}");
+        let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut out = Vec::new();
+        write_jsonl(&cert, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let checked = check_text(&text, Some(&pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(checked.result, "nomate", "{id}");
+        assert_eq!(checked.nodes, cert.nodes.len(), "{id}");
+    }
+}
+
 #[test]
 fn unreadable_text_is_exit_2() {
     for bad in [

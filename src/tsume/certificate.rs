@@ -451,6 +451,10 @@ impl Extractor<'_> {
     // ---- mate ----
 
     fn mate_attacker(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, level, Self::mate_attacker_)
+    }
+
+    fn mate_attacker_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         if let Some(&id) = self.ids.get(&ident(pos)) {
             return if self.on_stack[id] {
                 Err(stuck(pos, "cycle"))
@@ -535,6 +539,10 @@ impl Extractor<'_> {
     }
 
     fn mate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, level, Self::mate_defender_)
+    }
+
+    fn mate_defender_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         if let Some(&id) = self.ids.get(&ident(pos)) {
             return if self.on_stack[id] {
                 Err(stuck(pos, "cycle"))
