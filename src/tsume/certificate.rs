@@ -632,12 +632,14 @@ impl Extractor<'_> {
     /// graph (cycles allowed). Replies into the graph first, then into a position a
     /// graph node covers, then into a disproven position of a table, then each reply
     /// searched with the graph taken as disproven ([`Solver::solve_assuming`]: this is
-    /// what certifies disproofs that lean on a repetition of the path), a small search
-    /// for every reply before a large one. A reply whose subgraph cannot be completed
-    /// is taken back ([`Self::rollback`]) and the next one tried.
+    /// what certifies disproofs that lean on a repetition of the path), every open reply
+    /// searched in each round of [`NOMATE_REPLY_NODES`], then with
+    /// [`ExtractLimits::fallback_nodes`]. A reply whose subgraph cannot be completed is
+    /// taken back ([`Self::rollback`]) and the next one tried.
     fn nomate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         self.memo_failure(pos, level, Self::nomate_defender_)
     }
+
     fn nomate_defender_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
         if let Some(&id) = self.ids.get(&ident(pos)) {
             return Ok(id);
