@@ -96,7 +96,10 @@ fn every_length_we_prove_is_komoring_heights_min_length() {
     let mut proven = 0;
     for (id, sfen, plies) in oracle() {
         if let Some(n) = proven_length(&id, &sfen, 3_000_000) {
-            assert_eq!(n, plies, "{id}: we prove {n}, KomoringHeights proved {plies}");
+            assert_eq!(
+                n, plies,
+                "{id}: we prove {n}, KomoringHeights proved {plies}"
+            );
             proven += 1;
         }
     }
