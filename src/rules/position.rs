@@ -445,6 +445,42 @@ impl Position {
             .wrapping_add(self.hands[self.side].raw())
             .wrapping_add(self.side as u64)
     }
+    /// The board key and the mover's hand after the legal move `m`, without playing it:
+    /// what [`Position::board_key`] and [`Position::hand`] of the side to move would be
+    /// after [`Position::play_unchecked`]`(m)` (the other hand does not change). For
+    /// searches that look up a child before (or instead of) playing it; tested against
+    /// play.
+    ///
+    /// # Panics
+    /// May panic if `m` moves from an empty square (same contract as `play_unchecked`).
+    #[inline]
+    pub fn board_key_and_hand_after(&self, m: Move) -> (u64, Hand) {
+        let us = self.side;
+        let mut key = self.board_key;
+        let mut hand = self.hands[us];
+        match m {
+            Move::Normal { from, to, promote } => {
+                let pc = self.board[from.index()]
+                    .expect("board_key_and_hand_after: no piece on the origin square");
+                if let Some(cap) = self.board[to.index()] {
+                    key ^= ZOBRIST[cap.index()][to.index()];
+                    hand = hand.add(cap.kind.unpromote());
+                }
+                let kind = if promote {
+                    pc.kind.promote().unwrap_or(pc.kind)
+                } else {
+                    pc.kind
+                };
+                key ^= ZOBRIST[pc.index()][from.index()]
+                    ^ ZOBRIST[Piece::new(us, kind).index()][to.index()];
+            }
+            Move::Drop { kind, to } => {
+                hand = hand.remove(kind);
+                key ^= ZOBRIST[Piece::new(us, kind).index()][to.index()];
+            }
+        }
+        (key, hand)
+    }
     /// The key recomputed from scratch (the naive twin of the incremental key).
     pub fn key_from_scratch(&self) -> u64 {
         let mut k = 0u64;

@@ -64,6 +64,23 @@ pub trait MatePosition: Clone {
     fn checks(&self, out: &mut Vec<Self::Move>);
     /// Appends every legal move of the side to move (used when it is in check).
     fn evasions(&self, out: &mut Vec<Self::Move>);
+    /// The legal moves of the side to move counted as the solver's first proof number of
+    /// a defender: moves other than drops, plus the squares drops can go to, each once.
+    /// The default counts [`MatePosition::evasions`]; an implementation may count
+    /// without generating.
+    fn reply_count(&self) -> u32 {
+        let mut moves = Vec::new();
+        self.evasions(&mut moves);
+        let mut squares = 0u128;
+        let mut n = 0u32;
+        for &m in &moves {
+            match Self::drop_square(m) {
+                None => n += 1,
+                Some(s) => squares |= 1u128 << s,
+            }
+        }
+        n + squares.count_ones()
+    }
     /// For a drop, the index of its destination square (interpositions are expanded lazily per square).
     fn drop_square(m: Self::Move) -> Option<u8>;
     /// For a legal move about to be played: the hand kind it drops and the hand kind it
@@ -88,6 +105,20 @@ pub trait MatePosition: Clone {
     /// Whether the reply `m` interposes on the line of a single distant checker (a king
     /// move never does): the replies [`MatePosition::futility_tests`] may find futile.
     fn interposes(&self, m: Self::Move) -> bool;
+    /// After the legal move `m`: its [`MatePosition::board_key`],
+    /// [`MatePosition::position_key`] and the hand of `attacker`, as `play(m)` would give
+    /// them. The default plays and takes back; an implementation may compute them
+    /// without playing (the solver looks children up in its table this way).
+    fn keys_after(&mut self, m: Self::Move, attacker: Color) -> (u64, u64, Hand) {
+        self.play(m);
+        let out = (
+            self.board_key(),
+            self.position_key(),
+            self.hand_of(attacker),
+        );
+        self.undo();
+        out
+    }
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Takes back the last move.

@@ -38,6 +38,10 @@ impl MatePosition for Position {
         out.extend_from_slice(&list);
     }
     #[inline]
+    fn reply_count(&self) -> u32 {
+        self.count_replies()
+    }
+    #[inline]
     fn drop_square(m: Move) -> Option<u8> {
         match m {
             Move::Drop { to, .. } => Some(to.index() as u8),
@@ -133,6 +137,24 @@ impl MatePosition for Position {
         out
     }
     #[inline]
+    fn keys_after(&mut self, m: Move, attacker: Color) -> (u64, u64, Hand) {
+        // As `board_key`, `position_key` and `hand_of` after `play(m)`: the side flips,
+        // only the mover's hand changes (rules::Position::key).
+        let us = Position::side_to_move(self);
+        let (board, mover_hand) = self.board_key_and_hand_after(m);
+        let them = !us;
+        let their_hand = self.hand(them);
+        let position_key = board
+            .wrapping_add(their_hand.raw())
+            .wrapping_add(them as u64);
+        let hand = if attacker == us {
+            mover_hand
+        } else {
+            their_hand
+        };
+        (board | them as u64, position_key, hand)
+    }
+    #[inline]
     fn play(&mut self, m: Move) {
         self.play_unchecked(m);
     }
@@ -221,6 +243,103 @@ mod tests {
 mod twin_tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// `keys_after` (computed without playing) against playing the move and reading the
+    /// keys and hands, for every legal move along random walks from the classics
+    /// (captures of promoted pieces, promotions, drops, both attackers).
+    #[test]
+    fn keys_after_match_play() {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let mut checked = 0u32;
+        for p in super::super::problems::read_problems(text).iter().take(60) {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..16 {
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                for &m in &all {
+                    for attacker in Color::ALL {
+                        let fast = pos.keys_after(m, attacker);
+                        let mut q = pos.clone();
+                        q.play_unchecked(m);
+                        let slow = (
+                            MatePosition::board_key(&q),
+                            q.key_from_scratch(),
+                            q.hand(attacker),
+                        );
+                        assert_eq!(
+                            fast,
+                            slow,
+                            "{m} in {}",
+                            crate::notation::sfen::write_sfen(&pos)
+                        );
+                        checked += 1;
+                    }
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    /// `reply_count` (counted from the generator's masks) against counting the generated
+    /// moves (drops once per square), in every position after a check along random
+    /// walks from the classics; and against the naive generator for the first of them.
+    #[test]
+    fn reply_count_matches_generated_replies() {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let count = |moves: &[Move]| {
+            let mut squares = 0u128;
+            let mut n = 0u32;
+            for &m in moves {
+                match m {
+                    Move::Drop { to, .. } => squares |= 1u128 << to.index(),
+                    Move::Normal { .. } => n += 1,
+                }
+            }
+            n + squares.count_ones()
+        };
+        let (mut checked, mut with_drops) = (0u32, 0u32);
+        for (i, p) in super::super::problems::read_problems(text)
+            .iter()
+            .enumerate()
+            .take(80)
+        {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..16 {
+                let mut checks = Vec::new();
+                pos.checks(&mut checks);
+                for &m in &checks {
+                    pos.play_unchecked(m);
+                    let all = pos.legal_moves();
+                    assert_eq!(
+                        pos.reply_count(),
+                        count(&all),
+                        "{}",
+                        crate::notation::sfen::write_sfen(&pos)
+                    );
+                    if i < 4 {
+                        assert_eq!(pos.reply_count(), count(&pos.legal_moves_naive()));
+                    }
+                    checked += 1;
+                    with_drops += all.iter().any(|m| m.is_drop()) as u32;
+                    pos.undo();
+                }
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+        assert!(
+            checked > 2_000 && with_drops > 500,
+            "{checked} {with_drops}"
+        );
+    }
 
     /// The solver's check and evasion lists against the naive twin: every legal
     /// move (rules core's naive generator), played, tested with `in_check`.

@@ -260,9 +260,62 @@ impl Position {
     /// without materialising them (perft's bulk count at the last ply).
     pub fn count_legal_moves(&self) -> usize {
         let f = self.frame();
-        let mut n = f.king_moves.count();
+        let mut n = self.count_board_moves(&f);
         if f.only_king {
             return n as usize;
+        }
+        let hand = self.hands[self.side];
+        if hand.is_empty() || f.drop_targets.is_empty() {
+            return n as usize;
+        }
+        let d = self.drop_masks(f.drop_targets);
+        n += d.pawn.count();
+        if hand.has(PieceKind::Lance) {
+            n += d.lance.count();
+        }
+        if hand.has(PieceKind::Knight) {
+            n += d.knight.count();
+        }
+        let others = OTHER_DROPS.iter().filter(|&&k| hand.has(k)).count() as u32;
+        n += others * d.other.count();
+        n as usize
+    }
+
+    /// The legal moves counted as the tsume solver's first proof number of a defender
+    /// in check: board moves (king moves included) plus the squares a drop can go to,
+    /// each counted once whatever kinds can drop there (the solver expands drops one
+    /// square at a time). From the same masks as [`Position::generate`], without
+    /// materialising the moves; tested against it.
+    pub fn count_replies(&self) -> u32 {
+        let f = self.frame();
+        let n = self.count_board_moves(&f);
+        if f.only_king {
+            return n;
+        }
+        let hand = self.hands[self.side];
+        if hand.is_empty() || f.drop_targets.is_empty() {
+            return n;
+        }
+        let d = self.drop_masks(f.drop_targets);
+        let mut squares = d.pawn;
+        if hand.has(PieceKind::Lance) {
+            squares |= d.lance;
+        }
+        if hand.has(PieceKind::Knight) {
+            squares |= d.knight;
+        }
+        if OTHER_DROPS.iter().any(|&k| hand.has(k)) {
+            squares |= d.other;
+        }
+        n + squares.count()
+    }
+
+    /// The legal board moves (king moves included) of the frame `f`, counted.
+    #[inline]
+    fn count_board_moves(&self, f: &Frame) -> u32 {
+        let mut n = f.king_moves.count();
+        if f.only_king {
+            return n;
         }
         let us = self.side;
         let movers = f.movers;
@@ -276,7 +329,7 @@ impl Position {
         }) & f.targets;
         let zone = promotion_zone(us);
         n += (t & !dead_squares(us, PieceKind::Pawn)).count() + (t & zone).count();
-        n += self.count_kind(&f, PieceKind::Pawn, pawns & f.pinned);
+        n += self.count_kind(f, PieceKind::Pawn, pawns & f.pinned);
         // The other kinds, stopping once every piece has been counted.
         let mut rest = movers & !pawns;
         for kind in [
@@ -299,24 +352,10 @@ impl Position {
             let these = self.kinds[kind.index()] & rest;
             if !these.is_empty() {
                 rest.0 ^= these.0;
-                n += self.count_kind(&f, kind, these);
+                n += self.count_kind(f, kind, these);
             }
         }
-        let hand = self.hands[us];
-        if hand.is_empty() || f.drop_targets.is_empty() {
-            return n as usize;
-        }
-        let d = self.drop_masks(f.drop_targets);
-        n += d.pawn.count();
-        if hand.has(PieceKind::Lance) {
-            n += d.lance.count();
-        }
-        if hand.has(PieceKind::Knight) {
-            n += d.knight.count();
-        }
-        let others = OTHER_DROPS.iter().filter(|&&k| hand.has(k)).count() as u32;
-        n += others * d.other.count();
-        n as usize
+        n
     }
 
     /// The legal board moves of the pieces `from` (all of kind `kind`), counted.

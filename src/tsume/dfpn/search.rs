@@ -413,9 +413,7 @@ impl<P: MatePosition> Solver<P> {
         let mut early: Option<NodeOut> = None;
         if PREFETCH_CHILDREN {
             for &m in &moves {
-                pos.play(m);
-                self.table.prefetch(pos.board_key());
-                pos.undo();
+                self.table.prefetch(pos.keys_after(m, self.attacker).0);
             }
         }
         for &m in &moves {
@@ -642,9 +640,9 @@ impl<P: MatePosition> Solver<P> {
             !or && UNGUARDED_DROPS_LAST && P::drop_square(m).is_some() && pos.guards_of(m) == 0;
         let pending = lazy && pos.interposes(m);
 
-        pos.play(m);
-        let ckey = pos.board_key();
-        let chand = pos.hand_of(self.attacker);
+        // The child's keys without playing it: most children are answered by the path,
+        // the repetition table or the table, and only the others are played.
+        let (ckey, cpk, chand) = pos.keys_after(m, self.attacker);
         let mut c = Child {
             mv: m,
             pns: ProofNumbers::LEAF,
@@ -661,7 +659,6 @@ impl<P: MatePosition> Solver<P> {
             ph: chand,
             delta,
         };
-        let cpk = pos.position_key();
         if let Some(&d) = self.path.get(&cpk) {
             // Repetition on the path: 連続王手の千日手, a failure for the attacker, valid only on this path.
             c.pns = ProofNumbers::DISPROVEN;
@@ -685,9 +682,11 @@ impl<P: MatePosition> Solver<P> {
             c.ph = f.hand;
         } else if or {
             // 1-ply mate check (seed 004): the defender's reply count is the child's proof number.
-            scratch.clear();
-            pos.evasions(scratch);
-            if scratch.is_empty() {
+            pos.play(m);
+            // Replies counted without generating them (drops once per square, as the lazy
+            // interposition expands them); generated only out of plies.
+            let replies = pos.reply_count();
+            if replies == 0 {
                 let ph = and_proof_hand(
                     Hand::EMPTY,
                     chand,
@@ -698,7 +697,11 @@ impl<P: MatePosition> Solver<P> {
                     .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
                 c.pns = ProofNumbers::PROVEN;
                 c.ph = ph;
-            } else if child_budget == 0 && scratch.iter().any(|&e| !pos.interposes(e)) {
+            } else if child_budget == 0 && {
+                scratch.clear();
+                pos.evasions(scratch);
+                scratch.iter().any(|&e| !pos.interposes(e))
+            } {
                 // Out of plies with a reply that is no interposition (no 無駄合 test can
                 // remove it): refuted whatever the hands, as `moves_of` would find.
                 c.pns = ProofNumbers::DISPROVEN;
@@ -709,26 +712,18 @@ impl<P: MatePosition> Solver<P> {
                     chand
                 };
             } else {
-                // Count drops once per square, as the lazy interposition expands them.
-                let mut squares = 0u128;
-                let mut n = 0u32;
-                for &e in scratch.iter() {
-                    match P::drop_square(e) {
-                        None => n += 1,
-                        Some(s) => squares |= 1u128 << s,
-                    }
-                }
-                let squares = squares.count_ones();
                 // df-pn+ (Nagai 2002): a check on a square two defenders guard looks harder.
                 let guarded = u32::from(defenders >= 2);
                 c.pns = ProofNumbers {
-                    pn: (n + squares).max(1) + guarded,
+                    pn: replies.max(1) + guarded,
                     dn: 1,
                 };
                 c.pns = self.with_bounds(c.pns, ckey, chand);
             }
+            pos.undo();
         } else if INIT_DN_BY_CHECKS {
             // The defender's reply leaves the attacker this many checks: its disproof number.
+            pos.play(m);
             scratch.clear();
             pos.checks(scratch);
             if scratch.is_empty() {
@@ -749,8 +744,8 @@ impl<P: MatePosition> Solver<P> {
                 };
                 c.pns = self.with_bounds(c.pns, ckey, chand);
             }
+            pos.undo();
         }
-        pos.undo();
         c
     }
 }
