@@ -1,7 +1,8 @@
 //! The dedicated check generator (`rules::checks`, used by the tsume solver)
 //! against its naive twin `legal_moves().filter(gives_check)`, on random
 //! playout positions (both sides to move, kings in check or not) and on
-//! random walks from the 200 classics.
+//! random walks from the 200 classics; the counted checks (`count_checks`)
+//! against the generated list.
 
 mod strategies;
 
@@ -14,6 +15,8 @@ use shogi_lab::tsume::{load_problem, DefenderHand};
 fn fast_and_slow(pos: &Position) -> (Vec<String>, Vec<String>) {
     let mut list = MoveList::new();
     pos.generate_checks(&mut list);
+    // The bitboard count equals the generated list's length (the solver counts checks).
+    assert_eq!(pos.count_checks() as usize, list.len(), "{pos:?}");
     let mut fast: Vec<String> = list.iter().map(|m| m.to_string()).collect();
     fast.sort();
     (fast, pos.checks_naive_usi())

@@ -69,6 +69,25 @@ fn dead(color: Color, kind: PieceKind, to: Square) -> bool {
     }
 }
 
+/// What the checks of a position not in check are computed from
+/// ([`Position::generate_checks`] and [`Position::count_checks`] share it).
+struct CheckFrame {
+    us: Color,
+    /// The enemy king.
+    tk: Square,
+    occ: Bitboard,
+    ours: Bitboard,
+    /// By kind: the squares from which a piece of that kind attacks `tk`.
+    target: [Bitboard; 14],
+    all_targets: Bitboard,
+    /// Our pieces that alone block one of our sliders from `tk`.
+    discoverers: Bitboard,
+    pinned: Bitboard,
+    zone: Bitboard,
+    /// Our pieces that may give a check.
+    candidates: Bitboard,
+}
+
 impl Position {
     /// The naive twin of [`Position::generate_checks`]: every legal move filtered by
     /// [`Position::gives_check`], as sorted USI texts.
@@ -88,9 +107,7 @@ impl Position {
     /// Equals `legal_moves().filter(|m| gives_check(m))` as a set (tested);
     /// when the side to move is itself in check it falls back to exactly that.
     pub fn generate_checks(&self, list: &mut MoveList) {
-        let us = self.side_to_move();
-        let them = !us;
-        let Some(tk) = self.king(them) else {
+        let Some(tk) = self.king(!self.side_to_move()) else {
             return;
         };
         if self.in_check() {
@@ -99,9 +116,91 @@ impl Position {
             list.extend(all.into_iter().filter(|&m| self.gives_check(m)));
             return;
         }
+        let cf = self.check_frame(tk);
+        for from in cf.candidates {
+            let Some((kind, dests, off_line)) = self.checking_dests(&cf, from) else {
+                continue;
+            };
+            if kind == PieceKind::King {
+                self.push_king_discoveries(&cf, from, dests, list);
+                continue;
+            }
+            let promoted = kind.promote();
+            let from_in_zone = cf.zone.has(from);
+            for to in dests {
+                let disc_here = off_line.has(to);
+                if let Some(pk) = promoted {
+                    if from_in_zone || cf.zone.has(to) {
+                        if disc_here || cf.target[pk.index()].has(to) {
+                            list.push(Move::Normal {
+                                from,
+                                to,
+                                promote: true,
+                            });
+                        }
+                        if dead(cf.us, kind, to) {
+                            continue;
+                        }
+                    }
+                }
+                if disc_here || cf.target[kind.index()].has(to) {
+                    list.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
+                }
+            }
+        }
+        self.drop_checks(list, &cf.target, tk, cf.occ);
+    }
+
+    /// The number of moves [`Position::generate_checks`] appends, counted with bitboards
+    /// without materialising them (the tsume solver's first disproof number of a new
+    /// node); tested against it.
+    pub fn count_checks(&self) -> u32 {
+        let Some(tk) = self.king(!self.side_to_move()) else {
+            return 0;
+        };
+        if self.in_check() {
+            let mut all = MoveList::new();
+            self.generate(&mut all);
+            return all.into_iter().filter(|&m| self.gives_check(m)).count() as u32;
+        }
+        let cf = self.check_frame(tk);
+        let mut n = 0;
+        for from in cf.candidates {
+            let Some((kind, dests, off_line)) = self.checking_dests(&cf, from) else {
+                continue;
+            };
+            if kind == PieceKind::King {
+                let mut list = MoveList::new();
+                self.push_king_discoveries(&cf, from, dests, &mut list);
+                n += list.len() as u32;
+                continue;
+            }
+            // Promotions where the promoted kind checks; plain moves where the piece
+            // checks and can still move afterwards (dead squares lie in the zone).
+            if let Some(pk) = kind.promote() {
+                let promoting = if cf.zone.has(from) {
+                    dests
+                } else {
+                    dests & cf.zone
+                };
+                n += (promoting & (cf.target[pk.index()] | off_line)).count();
+            }
+            n += (dests & !dead_squares(cf.us, kind) & (cf.target[kind.index()] | off_line))
+                .count();
+        }
+        n + self.count_drop_checks(&cf.target, tk, cf.occ)
+    }
+
+    /// What every direct and discovered check of a position not in check depends on.
+    fn check_frame(&self, tk: Square) -> CheckFrame {
+        let us = self.side_to_move();
+        let them = !us;
         let occ = self.occupied();
         let ours = self.color_bb(us);
-        let our_king = self.king(us);
         // Squares from which a piece of ours of each kind attacks `tk` (reverse attacks);
         // each slider ray from `tk` is computed once.
         let diag = bishop_attacks(tk, occ);
@@ -140,9 +239,7 @@ impl Position {
                 discoverers |= b & ours;
             }
         }
-        let pinned = self.pinned_pieces();
         let all_targets = target.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
-        let z = zone(us);
         // A stepping piece (歩桂銀金, promoted minors) gives a direct check only from its
         // `CHECK_FROM` squares, the king none; sliders and discoverers may be anywhere.
         let from_table = &CHECK_FROM[us.index()];
@@ -164,80 +261,84 @@ impl Position {
                 | self.pieces(us, PieceKind::Rook)
                 | self.pieces(us, PieceKind::Horse)
                 | self.pieces(us, PieceKind::Dragon));
-        for from in candidates {
-            let kind = self.piece_at(from).expect("occupied").kind;
-            let disc = discoverers.has(from);
-            // A slider whose empty-board reach misses every checking square gives no direct check.
-            let reach = match kind {
-                PieceKind::Lance => lance_attacks(us, from, Bitboard::EMPTY),
-                PieceKind::Bishop | PieceKind::Horse => bishop_pseudo(from),
-                PieceKind::Rook | PieceKind::Dragon => rook_pseudo(from),
-                _ => Bitboard::FULL,
-            } | step_attacks(us, kind, from);
-            if !disc && (reach & all_targets).is_empty() {
-                continue;
-            }
-            let mut dests = attacks(us, kind, from, occ) & !ours;
-            if !disc {
-                // Only direct checks: the destination must attack `tk` as the piece or its promotion.
-                dests &= all_targets;
-            }
-            if dests.is_empty() {
-                continue;
-            }
-            if pinned.has(from) {
-                dests &= line(our_king.expect("pinned implies king"), from);
-            }
-            if kind == PieceKind::King {
-                if !disc {
-                    continue;
-                }
-                // Only discovered checks; the king must not step into an attack.
-                let occ_wo = occ.without(from);
-                for to in dests & !line(tk, from) {
-                    if self.attackers_to(them, to, occ_wo).is_empty() {
-                        list.push(Move::Normal {
-                            from,
-                            to,
-                            promote: false,
-                        });
-                    }
-                }
-                continue;
-            }
-            let off_line = if disc {
-                !line(tk, from)
-            } else {
-                Bitboard::EMPTY
-            };
-            let promoted = kind.promote();
-            let from_in_zone = z.has(from);
-            for to in dests {
-                let disc_here = off_line.has(to);
-                if let Some(pk) = promoted {
-                    if from_in_zone || z.has(to) {
-                        if disc_here || target[pk.index()].has(to) {
-                            list.push(Move::Normal {
-                                from,
-                                to,
-                                promote: true,
-                            });
-                        }
-                        if dead(us, kind, to) {
-                            continue;
-                        }
-                    }
-                }
-                if disc_here || target[kind.index()].has(to) {
-                    list.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
+        CheckFrame {
+            us,
+            tk,
+            occ,
+            ours,
+            target,
+            all_targets,
+            discoverers,
+            pinned: self.pinned_pieces(),
+            zone: zone(us),
+            candidates,
+        }
+    }
+
+    /// For the candidate on `from`: its kind, the destinations where a move of it may
+    /// check (pins respected) and the squares where it discovers a check (empty unless
+    /// it is a discoverer); `None` when it has none.
+    #[inline]
+    fn checking_dests(
+        &self,
+        cf: &CheckFrame,
+        from: Square,
+    ) -> Option<(PieceKind, Bitboard, Bitboard)> {
+        let us = cf.us;
+        let kind = self.piece_at(from).expect("occupied").kind;
+        let disc = cf.discoverers.has(from);
+        // A slider whose empty-board reach misses every checking square gives no direct check.
+        let reach = match kind {
+            PieceKind::Lance => lance_attacks(us, from, Bitboard::EMPTY),
+            PieceKind::Bishop | PieceKind::Horse => bishop_pseudo(from),
+            PieceKind::Rook | PieceKind::Dragon => rook_pseudo(from),
+            _ => Bitboard::FULL,
+        } | step_attacks(us, kind, from);
+        if !disc && (reach & cf.all_targets).is_empty() {
+            return None;
+        }
+        let mut dests = attacks(us, kind, from, cf.occ) & !cf.ours;
+        if !disc {
+            // Only direct checks: the destination must attack `tk` as the piece or its promotion.
+            dests &= cf.all_targets;
+        }
+        if dests.is_empty() {
+            return None;
+        }
+        if cf.pinned.has(from) {
+            let our_king = self.king(us).expect("pinned implies king");
+            dests &= line(our_king, from);
+        }
+        if kind == PieceKind::King && !disc {
+            return None;
+        }
+        let off_line = if disc {
+            !line(cf.tk, from)
+        } else {
+            Bitboard::EMPTY
+        };
+        Some((kind, dests, off_line))
+    }
+
+    /// The discovered checks of our king on `from` (a discoverer): steps off the line
+    /// to a square the enemy does not attack.
+    fn push_king_discoveries(
+        &self,
+        cf: &CheckFrame,
+        from: Square,
+        dests: Bitboard,
+        list: &mut MoveList,
+    ) {
+        let occ_wo = cf.occ.without(from);
+        for to in dests & !line(cf.tk, from) {
+            if self.attackers_to(!cf.us, to, occ_wo).is_empty() {
+                list.push(Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
-        self.drop_checks(list, &target, tk, occ);
     }
 
     fn drop_checks(&self, list: &mut MoveList, target: &[Bitboard; 14], tk: Square, occ: Bitboard) {
@@ -263,23 +364,63 @@ impl Position {
             }
         }
         if hand.has(PieceKind::Pawn) {
-            // At most one square; 二歩 and 打ち歩詰め decide.
-            for to in target[PieceKind::Pawn.index()] & empty {
-                if dead(us, PieceKind::Pawn, to) {
-                    continue;
-                }
-                let file = Bitboard::file_mask(to.file());
-                if !(self.pieces(us, PieceKind::Pawn) & file).is_empty() {
-                    continue;
-                }
-                if !self.pawn_drop_mates(to, tk, occ) {
-                    list.push(Move::Drop {
-                        kind: PieceKind::Pawn,
-                        to,
-                    });
-                }
+            self.pawn_drop_checks(list, target, tk, occ);
+        }
+    }
+
+    /// The checking pawn drop, if any: at most one square; 二歩 and 打ち歩詰め decide.
+    fn pawn_drop_checks(
+        &self,
+        list: &mut MoveList,
+        target: &[Bitboard; 14],
+        tk: Square,
+        occ: Bitboard,
+    ) {
+        let us = self.side_to_move();
+        for to in target[PieceKind::Pawn.index()] & !occ {
+            if dead(us, PieceKind::Pawn, to) {
+                continue;
+            }
+            let file = Bitboard::file_mask(to.file());
+            if !(self.pieces(us, PieceKind::Pawn) & file).is_empty() {
+                continue;
+            }
+            if !self.pawn_drop_mates(to, tk, occ) {
+                list.push(Move::Drop {
+                    kind: PieceKind::Pawn,
+                    to,
+                });
             }
         }
+    }
+
+    /// The number of moves [`Position::drop_checks`] appends.
+    fn count_drop_checks(&self, target: &[Bitboard; 14], tk: Square, occ: Bitboard) -> u32 {
+        let us = self.side_to_move();
+        let hand = self.hand(us);
+        if hand.is_empty() {
+            return 0;
+        }
+        let empty = !occ;
+        let mut n = 0;
+        for kind in [
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ] {
+            if hand.has(kind) {
+                n += (target[kind.index()] & empty & !dead_squares(us, kind)).count();
+            }
+        }
+        if hand.has(PieceKind::Pawn) {
+            let mut list = MoveList::new();
+            self.pawn_drop_checks(&mut list, target, tk, occ);
+            n += list.len() as u32;
+        }
+        n
     }
 
     /// 打ち歩詰め: would our pawn dropped on `to` (checking the king on `tk`) leave no legal reply?
@@ -314,6 +455,7 @@ mod tests {
     fn same(pos: &Position) {
         let mut fast = MoveList::new();
         pos.generate_checks(&mut fast);
+        assert_eq!(pos.count_checks() as usize, fast.len(), "{pos:?}");
         let mut fast: Vec<String> = fast.iter().map(|m| m.to_string()).collect();
         fast.sort();
         assert_eq!(fast, pos.checks_naive_usi(), "{pos:?}");

@@ -62,6 +62,13 @@ pub trait MatePosition: Clone {
     fn in_check(&self) -> bool;
     /// Appends every legal move of the side to move that gives check.
     fn checks(&self, out: &mut Vec<Self::Move>);
+    /// The number of moves [`MatePosition::checks`] appends (the solver's first disproof
+    /// number of a new node). The default generates them; an implementation may count.
+    fn check_count(&self) -> u32 {
+        let mut moves = Vec::new();
+        self.checks(&mut moves);
+        moves.len() as u32
+    }
     /// Appends every legal move of the side to move (used when it is in check).
     fn evasions(&self, out: &mut Vec<Self::Move>);
     /// The legal moves of the side to move counted as the solver's first proof number of

@@ -38,6 +38,10 @@ impl MatePosition for Position {
         out.extend_from_slice(&list);
     }
     #[inline]
+    fn check_count(&self) -> u32 {
+        self.count_checks()
+    }
+    #[inline]
     fn reply_count(&self) -> u32 {
         self.count_replies()
     }

@@ -724,9 +724,8 @@ impl<P: MatePosition> Solver<P> {
         } else if INIT_DN_BY_CHECKS {
             // The defender's reply leaves the attacker this many checks: its disproof number.
             pos.play(m);
-            scratch.clear();
-            pos.checks(scratch);
-            if scratch.is_empty() {
+            let checks = pos.check_count();
+            if checks == 0 {
                 let dh = if DISPROOF_PIECES {
                     leaf_disproof_hand(chand, pos.hand_of(!self.attacker))
                 } else {
@@ -740,7 +739,7 @@ impl<P: MatePosition> Solver<P> {
             } else {
                 c.pns = ProofNumbers {
                     pn: 1,
-                    dn: scratch.len() as u32,
+                    dn: checks,
                 };
                 c.pns = self.with_bounds(c.pns, ckey, chand);
             }
