@@ -189,8 +189,8 @@ impl Position {
                 };
                 n += (promoting & (cf.target[pk.index()] | off_line)).count();
             }
-            n += (dests & !dead_squares(cf.us, kind) & (cf.target[kind.index()] | off_line))
-                .count();
+            n +=
+                (dests & !dead_squares(cf.us, kind) & (cf.target[kind.index()] | off_line)).count();
         }
         n + self.count_drop_checks(&cf.target, tk, cf.occ)
     }

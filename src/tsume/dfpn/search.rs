@@ -5,6 +5,7 @@
 use super::hands::*;
 use super::*;
 use crate::rules::PieceKind;
+use crate::tsume::table::Count;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Child<M> {
@@ -412,8 +413,11 @@ impl<P: MatePosition> Solver<P> {
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         if PREFETCH_CHILDREN {
+            let what = if or { Count::Replies } else { Count::Checks };
             for &m in &moves {
-                self.table.prefetch(pos.keys_after(m, self.attacker).0);
+                let (ckey, cpk, _) = pos.keys_after(m, self.attacker);
+                self.table.prefetch(ckey);
+                self.table.prefetch_count(cpk, what);
             }
         }
         for &m in &moves {
@@ -635,7 +639,6 @@ impl<P: MatePosition> Solver<P> {
     ) -> Child<P::Move> {
         // At AND nodes only the dropped kind is used (disproof pieces).
         let delta = pos.hand_delta(m);
-        let defenders = if or { pos.defenders_of(m) } else { 0 };
         let later =
             !or && UNGUARDED_DROPS_LAST && P::drop_square(m).is_some() && pos.guards_of(m) == 0;
         let pending = lazy && pos.interposes(m);
@@ -681,70 +684,140 @@ impl<P: MatePosition> Solver<P> {
             c.seen = true;
             c.ph = f.hand;
         } else if or {
-            // 1-ply mate check (seed 004): the defender's reply count is the child's proof number.
-            pos.play(m);
-            // Replies counted without generating them (drops once per square, as the lazy
-            // interposition expands them); generated only out of plies.
-            let replies = pos.reply_count();
-            if replies == 0 {
-                let ph = and_proof_hand(
-                    Hand::EMPTY,
-                    chand,
-                    pos.hand_of(!self.attacker),
-                    pos.interposable(),
-                );
-                self.table
-                    .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
-                c.pns = ProofNumbers::PROVEN;
-                c.ph = ph;
-            } else if child_budget == 0 && {
-                scratch.clear();
-                pos.evasions(scratch);
-                scratch.iter().any(|&e| !pos.interposes(e))
-            } {
-                // Out of plies with a reply that is no interposition (no 無駄合 test can
-                // remove it): refuted whatever the hands, as `moves_of` would find.
-                c.pns = ProofNumbers::DISPROVEN;
-                c.fixed = true;
-                c.ph = if DISPROOF_PIECES {
-                    any_hand(chand, pos.hand_of(!self.attacker))
-                } else {
-                    chand
-                };
+            // 1-ply mate check (seed 004): the defender's reply count is the child's proof
+            // number. Counted without generating the replies (drops once per square, as
+            // the lazy interposition expands them), memoised by position; the child is
+            // played only to count, and when it is mated or out of plies.
+            let memo = if child_budget != 0 {
+                self.table.count(cpk, Count::Replies)
             } else {
+                None
+            };
+            let replies = match memo {
+                Some(n) => n,
+                None => {
+                    pos.play(m);
+                    let n = pos.reply_count();
+                    self.table.set_count(cpk, Count::Replies, n);
+                    if n == 0 {
+                        let ph = and_proof_hand(
+                            Hand::EMPTY,
+                            chand,
+                            pos.hand_of(!self.attacker),
+                            pos.interposable(),
+                        );
+                        self.table
+                            .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                        c.pns = ProofNumbers::PROVEN;
+                        c.ph = ph;
+                    } else if child_budget == 0 {
+                        scratch.clear();
+                        pos.evasions(scratch);
+                        if scratch.iter().any(|&e| !pos.interposes(e)) {
+                            // Out of plies with a reply that is no interposition (no 無駄合
+                            // test can remove it): refuted whatever the hands, as
+                            // `moves_of` would find.
+                            c.pns = ProofNumbers::DISPROVEN;
+                            c.fixed = true;
+                            c.ph = if DISPROOF_PIECES {
+                                any_hand(chand, pos.hand_of(!self.attacker))
+                            } else {
+                                chand
+                            };
+                        }
+                    }
+                    pos.undo();
+                    n
+                }
+            };
+            if !c.pns.is_solved() {
                 // df-pn+ (Nagai 2002): a check on a square two defenders guard looks harder.
-                let guarded = u32::from(defenders >= 2);
+                let guarded = u32::from(pos.defenders_of(m) >= 2);
                 c.pns = ProofNumbers {
                     pn: replies.max(1) + guarded,
                     dn: 1,
                 };
                 c.pns = self.with_bounds(c.pns, ckey, chand);
             }
-            pos.undo();
         } else if INIT_DN_BY_CHECKS {
-            // The defender's reply leaves the attacker this many checks: its disproof number.
-            pos.play(m);
-            let checks = pos.check_count();
-            if checks == 0 {
-                let dh = if DISPROOF_PIECES {
-                    leaf_disproof_hand(chand, pos.hand_of(!self.attacker))
-                } else {
-                    chand
-                };
-                self.table
-                    .store(ckey, dh, ProofNumbers::DISPROVEN, UNBOUNDED, depth + 1, 1);
-                c.pns = ProofNumbers::DISPROVEN;
-                c.bound = UNBOUNDED;
-                c.ph = dh;
-            } else {
-                c.pns = ProofNumbers {
-                    pn: 1,
-                    dn: checks,
-                };
+            // The defender's reply leaves the attacker this many checks: its disproof
+            // number (counted, memoised by position).
+            let checks = match self.table.count(cpk, Count::Checks) {
+                Some(n) => n,
+                None => {
+                    pos.play(m);
+                    let n = pos.check_count();
+                    self.table.set_count(cpk, Count::Checks, n);
+                    if n == 0 {
+                        let dh = if DISPROOF_PIECES {
+                            leaf_disproof_hand(chand, pos.hand_of(!self.attacker))
+                        } else {
+                            chand
+                        };
+                        self.table.store(
+                            ckey,
+                            dh,
+                            ProofNumbers::DISPROVEN,
+                            UNBOUNDED,
+                            depth + 1,
+                            1,
+                        );
+                        c.pns = ProofNumbers::DISPROVEN;
+                        c.bound = UNBOUNDED;
+                        c.ph = dh;
+                    }
+                    pos.undo();
+                    n
+                }
+            };
+            if checks != 0 {
+                c.pns = ProofNumbers { pn: 1, dn: checks };
                 c.pns = self.with_bounds(c.pns, ckey, chand);
             }
-            pos.undo();
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tsume::{load_problem, problems::read_problems, DefenderHand, SolverOptions};
+
+    /// The count memo is a fast path only: with it off (every count recomputed) the
+    /// searches expand the same nodes and answer the same lines, in the first-proof and
+    /// the shortest mode, on classics cut at a node limit.
+    #[test]
+    fn count_memo_changes_no_node() {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let problems = read_problems(text);
+        let mut compared = 0;
+        for p in problems.iter().step_by(16).take(12) {
+            let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for shortest in [false, true] {
+                let opts = SolverOptions {
+                    nodes: Some(40_000),
+                    memory_mib: 16,
+                    shortest,
+                    ..SolverOptions::default()
+                };
+                let run = |memo: bool| {
+                    let mut s = Solver::<crate::rules::Position>::new(opts.clone());
+                    s.table.set_count_memo(memo);
+                    let r = s.solve(&pos);
+                    (
+                        r.outcome,
+                        r.line,
+                        r.shortest,
+                        r.stats.nodes,
+                        r.stats.max_depth,
+                    )
+                };
+                let (fast, slow) = (run(true), run(false));
+                assert_eq!(fast, slow, "{} shortest={shortest}", p.id);
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 24);
     }
 }
