@@ -450,6 +450,74 @@ impl Table {
         exact
     }
 
+    /// [`Table::lookup`], or when it finds nothing, [`Table::bounds`]: both from one scan
+    /// of the cluster (a new child needs both). Tested against the two.
+    #[inline]
+    pub fn lookup_or_bounds(
+        &self,
+        key: u64,
+        hand: Hand,
+        budget: u16,
+    ) -> Result<Found, ProofNumbers> {
+        let query = hand;
+        let hand = hand.raw();
+        let mut exact: Option<Found> = None;
+        let mut proof: Option<Entry> = None;
+        let mut bounds = ProofNumbers { pn: 1, dn: 1 };
+        for i in self.cluster(key) {
+            if self.key(i) != key {
+                continue;
+            }
+            let e = self.get(i);
+            if e.amount == 0 {
+                continue;
+            }
+            if e.pn == 0 {
+                if dominates(hand, e.hand)
+                    && e.bound <= budget
+                    && proof.map_or(true, |p: Entry| e.bound < p.bound)
+                {
+                    proof = Some(e);
+                }
+                continue;
+            }
+            if e.dn == 0 {
+                if dominates(e.hand, hand) && e.bound >= budget {
+                    return Ok(Found {
+                        pns: ProofNumbers::DISPROVEN,
+                        bound: e.bound,
+                        ply: e.ply,
+                        hand: hand_from_raw(e.hand),
+                    });
+                }
+                continue;
+            }
+            if e.hand == hand {
+                exact = Some(Found {
+                    pns: ProofNumbers { pn: e.pn, dn: e.dn },
+                    bound: e.bound,
+                    ply: e.ply,
+                    hand: query,
+                });
+            }
+            if dominates(e.hand, hand) {
+                bounds.pn = bounds.pn.max(e.pn);
+            }
+            if dominates(hand, e.hand) {
+                bounds.dn = bounds.dn.max(e.dn);
+            }
+        }
+        if let Some(e) = proof {
+            return Ok(Found {
+                pns: ProofNumbers::PROVEN,
+                bound: e.bound,
+                ply: e.ply,
+                hand: hand_from_raw(e.hand),
+            });
+        }
+        exact.ok_or(bounds)
+    }
+
     /// Lower bounds on the proof numbers of an unstored node from the unsolved entries
     /// of the same board (superiority, as for solved entries): with fewer pieces in hand
     /// than an entry the attacker needs at least its proof number, with more the
@@ -794,6 +862,49 @@ mod tests {
         assert_eq!(t.count(k + 1, Count::Replies), None, "zero is not stored");
         t.clear();
         assert_eq!(t.count(k, Count::Replies), None);
+    }
+
+    /// The one-scan `lookup_or_bounds` against `lookup` and `bounds`, on clusters filled
+    /// with proofs, disproofs and unsolved entries of a few boards under related hands.
+    #[test]
+    fn lookup_or_bounds_is_lookup_then_bounds() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let hand = |rng: &mut rand_chacha::ChaCha8Rng| {
+            [PieceKind::Pawn, PieceKind::Gold, PieceKind::Rook]
+                .iter()
+                .fold(Hand::EMPTY, |h, &k| h.with_count(k, rng.gen_range(0..3)))
+        };
+        let (mut found, mut bounded) = (0, 0);
+        for round in 0..200 {
+            let mut t = Table::new(1);
+            let keys: Vec<u64> = (0..3).map(|i| (round * 8 + i + 1) << 8).collect();
+            for _ in 0..rng.gen_range(1..30) {
+                let key = keys[rng.gen_range(0..keys.len())];
+                let pns = match rng.gen_range(0..3) {
+                    0 => ProofNumbers::PROVEN,
+                    1 => ProofNumbers::DISPROVEN,
+                    _ => ProofNumbers {
+                        pn: rng.gen_range(1..50),
+                        dn: rng.gen_range(1..50),
+                    },
+                };
+                let bound = [0, 3, 7, 11, UNBOUNDED][rng.gen_range(0..5)];
+                t.store(key, hand(&mut rng), pns, bound, 1, rng.gen_range(1..20));
+            }
+            for _ in 0..50 {
+                let key = keys[rng.gen_range(0..keys.len())];
+                let h = hand(&mut rng);
+                let budget = [0, 5, 9, UNBOUNDED][rng.gen_range(0..4)];
+                let slow = t.lookup(key, h, budget).ok_or_else(|| t.bounds(key, h));
+                assert_eq!(t.lookup_or_bounds(key, h, budget), slow);
+                match slow {
+                    Ok(_) => found += 1,
+                    Err(b) => bounded += (b != ProofNumbers { pn: 1, dn: 1 }) as u32,
+                }
+            }
+        }
+        assert!(found > 1000 && bounded > 300, "{found} {bounded}");
     }
 
     #[test]

@@ -319,18 +319,6 @@ impl<P: MatePosition> Solver<P> {
             .lookup(pos.board_key(), pos.hand_of(self.attacker), UNBOUNDED)
     }
 
-    /// `pns` raised to the bounds the table's unsolved entries imply ([`UNKNOWN_BOUNDS`]).
-    fn with_bounds(&self, pns: ProofNumbers, key: u64, hand: Hand) -> ProofNumbers {
-        if !UNKNOWN_BOUNDS {
-            return pns;
-        }
-        let b = self.table.bounds(key, hand);
-        ProofNumbers {
-            pn: pns.pn.max(b.pn),
-            dn: pns.dn.max(b.dn),
-        }
-    }
-
     /// Searches from `pos` (at ply 1 of the current path) until solved or aborted.
     fn search_root(&mut self, pos: &mut P, budget: u16) -> NodeOut {
         self.path.clear();

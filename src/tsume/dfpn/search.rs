@@ -662,6 +662,17 @@ impl<P: MatePosition> Solver<P> {
             ph: chand,
             delta,
         };
+        let mut bounds = ProofNumbers { pn: 1, dn: 1 };
+        let with_bounds = |pns: ProofNumbers, b: ProofNumbers| {
+            if UNKNOWN_BOUNDS {
+                ProofNumbers {
+                    pn: pns.pn.max(b.pn),
+                    dn: pns.dn.max(b.dn),
+                }
+            } else {
+                pns
+            }
+        };
         if let Some(&d) = self.path.get(&cpk) {
             // Repetition on the path: 連続王手の千日手, a failure for the attacker, valid only on this path.
             c.pns = ProofNumbers::DISPROVEN;
@@ -677,7 +688,15 @@ impl<P: MatePosition> Solver<P> {
             c.bound = b;
             c.dep = d;
             c.fixed = true;
-        } else if let Some(f) = self.table.lookup(ckey, chand, child_budget) {
+        } else if let Some(f) = match self.table.lookup_or_bounds(ckey, chand, child_budget) {
+            Ok(f) => Some(f),
+            Err(b) => {
+                // For a new child: the bounds the unsolved entries of its board imply
+                // (`UNKNOWN_BOUNDS`; `Solver::with_bounds` from the same scan).
+                bounds = b;
+                None
+            }
+        } {
             c.pns = f.pns;
             c.bound = f.bound;
             c.ply = f.ply;
@@ -737,7 +756,7 @@ impl<P: MatePosition> Solver<P> {
                     pn: replies.max(1) + guarded,
                     dn: 1,
                 };
-                c.pns = self.with_bounds(c.pns, ckey, chand);
+                c.pns = with_bounds(c.pns, bounds);
             }
         } else if INIT_DN_BY_CHECKS {
             // The defender's reply leaves the attacker this many checks: its disproof
@@ -772,7 +791,7 @@ impl<P: MatePosition> Solver<P> {
             };
             if checks != 0 {
                 c.pns = ProofNumbers { pn: 1, dn: checks };
-                c.pns = self.with_bounds(c.pns, ckey, chand);
+                c.pns = with_bounds(c.pns, bounds);
             }
         }
         c
