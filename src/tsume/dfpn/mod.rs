@@ -15,6 +15,7 @@ mod certify;
 mod futility;
 mod hands;
 mod line;
+mod path;
 mod search;
 
 use super::table::{Table, UNBOUNDED};
@@ -164,12 +165,12 @@ pub struct Solver<P: MatePosition> {
     deadline: Option<Instant>,
     aborted: bool,
     max_depth: u16,
-    path: HashMap<u64, u16, KeyHash>,
+    path: path::PathMap,
     /// Hash of the set of positions on the path (order-free: repetition depends only on the set).
     path_hash: u64,
     /// Path-dependent disproofs: (position key, path hash) → (budget bound, dependency depth).
     /// Sound because the same path set gives the same repetitions; cleared when large.
-    rep_table: HashMap<(u64, u64), (u16, u16), KeyHash>,
+    rep_table: path::RepTable,
     /// Finite ply budgets only bound the mate length (every legal reply counts, no 無駄合
     /// rule): set while the default line walk re-proves nodes within their proof bounds.
     plain: bool,
@@ -230,9 +231,9 @@ impl<P: MatePosition> Solver<P> {
             deadline: None,
             aborted: false,
             max_depth: 0,
-            path: HashMap::default(),
+            path: Default::default(),
             path_hash: 0,
-            rep_table: HashMap::default(),
+            rep_table: Default::default(),
             plain: false,
             extracting: false,
             _pos: std::marker::PhantomData,
