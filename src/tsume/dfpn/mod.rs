@@ -171,6 +171,8 @@ pub struct Solver<P: MatePosition> {
     /// Path-dependent disproofs: (position key, path hash) → (budget bound, dependency depth).
     /// Sound because the same path set gives the same repetitions; cleared when large.
     rep_table: path::RepTable,
+    /// Move and child vectors reused across expansions.
+    pool: search::Pool<P::Move>,
     /// Finite ply budgets only bound the mate length (every legal reply counts, no 無駄合
     /// rule): set while the default line walk re-proves nodes within their proof bounds.
     plain: bool,
@@ -234,6 +236,7 @@ impl<P: MatePosition> Solver<P> {
             path: Default::default(),
             path_hash: 0,
             rep_table: Default::default(),
+            pool: Default::default(),
             plain: false,
             extracting: false,
             _pos: std::marker::PhantomData,

@@ -43,9 +43,8 @@ pub(super) struct NodeOut {
     pub(super) ph: Hand,
 }
 
-/// A node's moves and what its 無駄合 tests found (`Solver::moves_of`).
-pub(super) struct Moves<M> {
-    list: Vec<M>,
+/// What a node's 無駄合 tests found (`Solver::moves_of`).
+pub(super) struct Moves {
     /// Proof pieces the futile replies' refutations need.
     futile_need: Hand,
     /// The shallowest path dependency of a futility test that failed.
@@ -54,6 +53,22 @@ pub(super) struct Moves<M> {
     futile_bound: u16,
     /// Interpositions are tested lazily (`LAZY_FUTILITY`).
     lazy: bool,
+}
+
+/// The vectors of the expansions in progress, kept for the next ones: `mid` takes its
+/// move and child lists from here and gives them back (no allocation per node).
+pub(super) struct Pool<M> {
+    moves: Vec<Vec<M>>,
+    children: Vec<Vec<Child<M>>>,
+}
+
+impl<M> Default for Pool<M> {
+    fn default() -> Self {
+        Pool {
+            moves: Vec::new(),
+            children: Vec::new(),
+        }
+    }
 }
 
 /// Under a ply budget, a node with at most this many plies left is solved at once (no
@@ -248,10 +263,10 @@ impl<P: MatePosition> Solver<P> {
         or: bool,
         depth: u16,
         budget: u16,
-    ) -> Result<Moves<P::Move>, NodeOut> {
+        moves: &mut Vec<P::Move>,
+    ) -> Result<Moves, NodeOut> {
         let key = pos.board_key();
         let hand = pos.hand_of(self.attacker);
-        let mut moves = Vec::new();
         // Proof pieces needed by the futile replies' refutations, and the shallowest path
         // dependency of a futility test that failed (its reply then stays a reply).
         let mut futile_need = Hand::EMPTY;
@@ -271,7 +286,7 @@ impl<P: MatePosition> Solver<P> {
                     ph: hand,
                 });
             }
-            pos.checks(&mut moves);
+            pos.checks(moves);
             if moves.is_empty() {
                 let dh = if DISPROOF_PIECES {
                     leaf_disproof_hand(hand, pos.hand_of(!self.attacker))
@@ -288,7 +303,7 @@ impl<P: MatePosition> Solver<P> {
                 });
             }
         } else {
-            pos.evasions(&mut moves);
+            pos.evasions(moves);
             let legal_replies = moves.len();
             if budget != UNBOUNDED && !self.plain && !moves.is_empty() && pos.interposable() {
                 // Ply budgets count no 無駄合: futile interpositions are no replies (specs/tsume.md).
@@ -300,7 +315,7 @@ impl<P: MatePosition> Solver<P> {
                     self.path.insert(pk, depth);
                     self.path_hash ^= mix(pk);
                     (futile_need, futile_dep, futile_bound) =
-                        self.drop_futile(pos, &mut moves, depth, budget);
+                        self.drop_futile(pos, moves, depth, budget);
                     self.path.remove(&pk);
                     self.path_hash ^= mix(pk);
                     if self.aborted {
@@ -364,7 +379,6 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         Ok(Moves {
-            list: moves,
             futile_need,
             futile_dep,
             futile_bound,
@@ -394,22 +408,29 @@ impl<P: MatePosition> Solver<P> {
                 ph: Hand::EMPTY,
             };
         }
+        // Vectors reused from the pool (one per depth rather than one per node).
+        let mut moves = self.pool.moves.pop().unwrap_or_default();
+        moves.clear();
         let Moves {
-            list: moves,
             futile_need,
             mut futile_dep,
             futile_bound,
             lazy,
-        } = match self.moves_of(pos, or, depth, budget) {
+        } = match self.moves_of(pos, or, depth, budget, &mut moves) {
             Ok(m) => m,
-            Err(out) => return out,
+            Err(out) => {
+                self.pool.moves.push(moves);
+                return out;
+            }
         };
         let my_pk = pos.position_key();
         self.path.insert(my_pk, depth);
         self.path_hash ^= mix(my_pk);
         let start_nodes = self.nodes;
         let child_budget = budget_minus(budget, 1);
-        let mut children: Vec<Child<P::Move>> = Vec::with_capacity(moves.len());
+        let mut children = self.pool.children.pop().unwrap_or_default();
+        children.clear();
+        children.reserve(moves.len());
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         if PREFETCH_CHILDREN {
@@ -570,6 +591,8 @@ impl<P: MatePosition> Solver<P> {
         };
         self.path.remove(&my_pk);
         self.path_hash ^= mix(my_pk);
+        self.pool.moves.push(moves);
+        self.pool.children.push(children);
         let mut result = result;
         if result.pns.is_disproven() {
             result.dep = result.dep.min(futile_dep);
