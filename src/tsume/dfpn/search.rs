@@ -60,6 +60,8 @@ pub(super) struct Moves {
 pub(super) struct Pool<M> {
     moves: Vec<Vec<M>>,
     children: Vec<Vec<Child<M>>>,
+    /// The children's (board key, position key, attacker hand).
+    keys: Vec<Vec<(u64, u64, Hand)>>,
 }
 
 impl<M> Default for Pool<M> {
@@ -67,6 +69,7 @@ impl<M> Default for Pool<M> {
         Pool {
             moves: Vec::new(),
             children: Vec::new(),
+            keys: Vec::new(),
         }
     }
 }
@@ -433,16 +436,19 @@ impl<P: MatePosition> Solver<P> {
         children.reserve(moves.len());
         let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
+        // The children's keys, computed once (without playing them).
+        let mut keys = self.pool.keys.pop().unwrap_or_default();
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| pos.keys_after(m, self.attacker)));
         if PREFETCH_CHILDREN {
             let what = if or { Count::Replies } else { Count::Checks };
-            for &m in &moves {
-                let (ckey, cpk, _) = pos.keys_after(m, self.attacker);
+            for &(ckey, cpk, _) in &keys {
                 self.table.prefetch(ckey);
                 self.table.prefetch_count(cpk, what);
             }
         }
-        for &m in &moves {
-            let c = self.child(pos, m, or, depth, child_budget, lazy, &mut scratch);
+        for (&m, &k) in moves.iter().zip(&keys) {
+            let c = self.child(pos, m, k, or, depth, child_budget, lazy, &mut scratch);
             if or && c.pns.is_proven() {
                 early = Some(NodeOut {
                     pns: ProofNumbers::PROVEN,
@@ -593,6 +599,7 @@ impl<P: MatePosition> Solver<P> {
         self.path_hash ^= mix(my_pk);
         self.pool.moves.push(moves);
         self.pool.children.push(children);
+        self.pool.keys.push(keys);
         let mut result = result;
         if result.pns.is_disproven() {
             result.dep = result.dep.min(futile_dep);
@@ -654,6 +661,7 @@ impl<P: MatePosition> Solver<P> {
         &mut self,
         pos: &mut P,
         m: P::Move,
+        (ckey, cpk, chand): (u64, u64, Hand),
         or: bool,
         depth: u16,
         child_budget: u16,
@@ -666,9 +674,9 @@ impl<P: MatePosition> Solver<P> {
             !or && UNGUARDED_DROPS_LAST && P::drop_square(m).is_some() && pos.guards_of(m) == 0;
         let pending = lazy && pos.interposes(m);
 
-        // The child's keys without playing it: most children are answered by the path,
-        // the repetition table or the table, and only the others are played.
-        let (ckey, cpk, chand) = pos.keys_after(m, self.attacker);
+        // The child's keys (`keys_after`) come without playing it: most children are
+        // answered by the path, the repetition table, the table or the count memo, and
+        // only the others are played.
         let mut c = Child {
             mv: m,
             pns: ProofNumbers::LEAF,
