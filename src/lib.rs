@@ -13,7 +13,8 @@
 //! ```
 // `deny`, not `forbid`: PyO3's macros expand to `unsafe` blocks, so the
 // `python` module (feature-gated) carries `#[allow(unsafe_code)]`; the only other
-// exception is the cache prefetch hint `tsume::table::Table::prefetch` (it cannot fault).
+// exceptions are the cache prefetch hints `tsume::table::Table::prefetch` and
+// `Table::prefetch_count` (they cannot fault).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
