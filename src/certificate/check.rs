@@ -253,6 +253,13 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
             }
         };
         listed.clear();
+        // Where every legal move must be listed, they are generated once and a listed
+        // move's legality is membership; elsewhere it is tested alone.
+        let all = if mate != attacking {
+            Some(naive::legal_moves(&mut p))
+        } else {
+            None
+        };
         for (usi, c) in &moves {
             let m = match parse_usi_move(usi) {
                 Ok(UsiMove(m)) => m,
@@ -261,7 +268,11 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
             if !listed.insert(m) {
                 return Err(invalid(id, format!("{usi} listed twice")));
             }
-            if !naive::is_legal(&mut p, m) {
+            let legal = match &all {
+                Some(all) => all.contains(&m),
+                None => naive::is_legal(&mut p, m),
+            };
+            if !legal {
                 return Err(invalid(id, format!("{usi} is not legal")));
             }
             p.play_unchecked(m);
@@ -289,7 +300,7 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
                 ))
             }
             (true, false) => {
-                let all = naive::legal_moves(&mut p);
+                let all = all.unwrap_or_default();
                 if listed.len() != all.len() {
                     return Err(invalid(
                         id,
@@ -301,7 +312,8 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
                 }
             }
             (false, true) => {
-                let checks: Vec<Move> = naive::legal_moves(&mut p)
+                let checks: Vec<Move> = all
+                    .unwrap_or_default()
                     .into_iter()
                     .filter(|&m| {
                         p.play_unchecked(m);

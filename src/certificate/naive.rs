@@ -6,9 +6,17 @@
 //! ([`Position::undo`]) instead of on a copy per candidate, and for one move alone
 //! ([`is_legal`]) without generating the others. The tests below compare both with
 //! [`Position::legal_moves_naive`] move by move; nothing here comes from the solver.
+//!
+//! Drops are tested without playing them ([`drop_passes_tests`]), which is exact
+//! because a drop only adds one of the mover's pieces on an empty square: the own
+//! king is attacked after it iff the opponent attacks the king with that square
+//! occupied, and the drop gives check iff the dropped piece itself attacks the enemy
+//! king (it cannot uncover anything). Only a pawn drop that gives check is played,
+//! for the full 打ち歩詰め mate test. The same tests compare this with the play-and-test
+//! definition.
 
 use crate::rules::bitboard::attacks_naive;
-use crate::rules::{Move, PieceKind, Position};
+use crate::rules::{Move, PieceKind, Position, Square};
 
 /// Whether `m` is one of the naive generator's pseudo-moves (before the play-and-test).
 fn is_candidate(p: &Position, m: Move) -> bool {
@@ -116,22 +124,76 @@ fn passes_tests(p: &mut Position, m: Move) -> bool {
     ok
 }
 
+/// [`passes_tests`] for a drop candidate of `kind` on the empty square `to`, without
+/// playing it unless it is a pawn drop giving check (then the full 打ち歩詰め test).
+/// Exact by the argument in the module doc; `p` comes back unchanged.
+fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
+    let us = p.side_to_move();
+    let occ = p.occupied().with(to);
+    // Own king attacked once `to` is occupied? (Our piece there attacks nothing of ours.)
+    if p.king(us)
+        .is_some_and(|k| !p.attackers_to(!us, k, occ).is_empty())
+    {
+        return false;
+    }
+    // Dead piece?
+    let rr = to.relative_rank(us);
+    let dead = match kind {
+        PieceKind::Pawn | PieceKind::Lance => rr == 1,
+        PieceKind::Knight => rr <= 2,
+        _ => false,
+    };
+    if dead {
+        return false;
+    }
+    if kind != PieceKind::Pawn {
+        return true;
+    }
+    // 二歩: another pawn of ours on the file (unpromoted: `pieces` is by kind).
+    if p.pieces(us, PieceKind::Pawn)
+        .into_iter()
+        .any(|s| s.file() == to.file())
+    {
+        return false;
+    }
+    // 打ち歩詰め: only a pawn drop that attacks the enemy king gives check; that one is
+    // played and the full naive mate test run.
+    let gives_check = p
+        .king(!us)
+        .is_some_and(|k| attacks_naive(us, PieceKind::Pawn, to, occ).has(k));
+    if !gives_check {
+        return true;
+    }
+    p.play_unchecked(Move::Drop { kind, to });
+    let mate = p.in_check() && !has_legal_move(p);
+    p.undo();
+    !mate
+}
+
+/// The tests for any candidate: drops by [`drop_passes_tests`], board moves played.
+fn candidate_passes(p: &mut Position, m: Move) -> bool {
+    match m {
+        Move::Drop { kind, to } => drop_passes_tests(p, kind, to),
+        Move::Normal { .. } => passes_tests(p, m),
+    }
+}
+
 /// Whether the side to move has any legal move (the naive definition, stopping at the first).
 fn has_legal_move(p: &mut Position) -> bool {
-    candidates(p).into_iter().any(|m| passes_tests(p, m))
+    candidates(p).into_iter().any(|m| candidate_passes(p, m))
 }
 
 /// Every legal move of `p` (as a set, [`Position::legal_moves_naive`]).
 pub fn legal_moves(p: &mut Position) -> Vec<Move> {
     candidates(p)
         .into_iter()
-        .filter(|&m| passes_tests(p, m))
+        .filter(|&m| candidate_passes(p, m))
         .collect()
 }
 
 /// Whether `m` is legal in `p` (`legal_moves_naive().contains(&m)`).
 pub fn is_legal(p: &mut Position, m: Move) -> bool {
-    is_candidate(p, m) && passes_tests(p, m)
+    is_candidate(p, m) && candidate_passes(p, m)
 }
 
 #[cfg(test)]
@@ -232,6 +294,20 @@ mod tests {
             want.sort_by_key(|m| m.to_string());
             got.sort_by_key(|m| m.to_string());
             assert_eq!(got, want, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn drops_tested_unplayed_agree_with_play_and_test() {
+        for p in positions() {
+            let mut q = p.clone();
+            for m in candidates(&p) {
+                if let Move::Drop { kind, to } = m {
+                    let want = passes_tests(&mut q, m);
+                    assert_eq!(drop_passes_tests(&mut q, kind, to), want, "{m} in {p:?}");
+                }
+            }
+            assert_eq!(q, p);
         }
     }
 
