@@ -348,14 +348,8 @@ impl Position {
             return;
         }
         let empty = !occ;
-        for kind in [
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ] {
+        // The hand kinds but the pawn (its drop has its own rules, below).
+        for kind in PieceKind::HAND[1..].iter().copied() {
             if !hand.has(kind) {
                 continue;
             }
@@ -403,14 +397,8 @@ impl Position {
         }
         let empty = !occ;
         let mut n = 0;
-        for kind in [
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ] {
+        // The hand kinds but the pawn (its drop has its own rules, below).
+        for kind in PieceKind::HAND[1..].iter().copied() {
             if hand.has(kind) {
                 n += (target[kind.index()] & empty & !dead_squares(us, kind)).count();
             }
