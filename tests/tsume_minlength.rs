@@ -57,8 +57,11 @@ fn oracle() -> Vec<(String, String, usize)> {
     out
 }
 
-/// Solves `id` counting every interposition; `Some(length)` when proven shortest.
-fn proven_length(id: &str, sfen: &str, nodes: u64) -> Option<usize> {
+/// Solves `id` counting every interposition; `Some(length)` when proven shortest. An
+/// answer left unproven must still be consistent with `kh`, KomoringHeights' length: the
+/// lengths it rules out (`no_mate_within`) lie below it. (Its line may be shorter than `kh`:
+/// read off upper bounds, it can let the defender resist less, `specs/tsume.md`.)
+fn proven_length(id: &str, sfen: &str, nodes: u64, kh: usize) -> Option<usize> {
     let pos = load_problem(sfen, DefenderHand::Remaining).unwrap();
     let r = solve(
         &pos,
@@ -72,6 +75,9 @@ fn proven_length(id: &str, sfen: &str, nodes: u64) -> Option<usize> {
     );
     if r.outcome == Outcome::Mate {
         checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
+        if let Some(n) = r.no_mate_within {
+            assert!((n as usize) < kh, "{id}: no mate within {n}, KH {kh}");
+        }
     }
     (r.shortest == Some(true)).then_some(r.line.len())
 }
@@ -83,11 +89,57 @@ fn quick_classics_get_komoring_heights_min_length() {
     for id in QUICK {
         let (_, sfen, plies) = oracle.iter().find(|(i, ..)| i == id).unwrap();
         assert_eq!(
-            proven_length(id, sfen, 2_000_000),
+            proven_length(id, sfen, 2_000_000, *plies),
             Some(*plies),
             "{id}: KomoringHeights proved {plies}"
         );
     }
+}
+
+/// A search cut short by its node limit says which lengths it ruled out
+/// (`no_mate_within`, from the bottom-up phase of the minimality search): that bound must
+/// lie below KomoringHeights' proven length.
+#[test]
+fn cut_short_searches_rule_out_only_lengths_below_komoring_heights() {
+    let oracle = oracle();
+    let mut bounded = 0;
+    for id in QUICK {
+        let (_, sfen, plies) = oracle.iter().find(|(i, ..)| i == id).unwrap();
+        let pos = load_problem(sfen, DefenderHand::Remaining).unwrap();
+        for nodes in [3_000, 10_000] {
+            let r = solve(
+                &pos,
+                &SolverOptions {
+                    nodes: Some(nodes),
+                    memory_mib: 64,
+                    shortest: true,
+                    count_futile: true,
+                    ..SolverOptions::default()
+                },
+            );
+            if r.outcome != Outcome::Mate {
+                continue;
+            }
+            checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
+            match (r.shortest, r.no_mate_within) {
+                (Some(true), _) => assert_eq!(r.line.len(), *plies, "{id}"),
+                (Some(false), Some(n)) => {
+                    assert!(
+                        (n as usize) < *plies,
+                        "{id}: no mate within {n}, KH {plies}"
+                    );
+                    bounded += 1;
+                }
+                (Some(false), None) => {}
+                (None, _) => panic!("{id}: the default mode must say whether it is shortest"),
+            }
+        }
+    }
+    // 16 of the 40 answers carry a bound in the recorded run; node limits keep this deterministic.
+    assert!(
+        bounded >= 10,
+        "only {bounded} cut-short answers carried a bound"
+    );
 }
 
 #[test]
@@ -95,7 +147,7 @@ fn quick_classics_get_komoring_heights_min_length() {
 fn every_length_we_prove_is_komoring_heights_min_length() {
     let mut proven = 0;
     for (id, sfen, plies) in oracle() {
-        if let Some(n) = proven_length(&id, &sfen, 3_000_000) {
+        if let Some(n) = proven_length(&id, &sfen, 3_000_000, plies) {
             assert_eq!(
                 n, plies,
                 "{id}: we prove {n}, KomoringHeights proved {plies}"

@@ -64,6 +64,7 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
         o.update({"sfen": r.sfen, "result": r.result, "plies": r.plies,
                   "shortest": r.shortest if mate else None,
                   "usi": " ".join(r.usi) if mate else None, "kif": r.kif,
+                  "no_mate_within": r.no_mate_within,
                   "certified": r.certified, "nodes": r.nodes, "time_ms": r.time_ms})
         lines.append(json.dumps(o, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)

@@ -24,6 +24,9 @@ class TsumeResult:
     """The mate line in Japanese notation (``▲５二金 …``)."""
     shortest: Optional[bool] = None
     """With ``shortest=True`` and a mate: whether the line is proven shortest within the limits."""
+    no_mate_within: Optional[int] = None
+    """The root is proven not mate within this many plies: for a mate not proven shortest, the
+    lengths the search ruled out before its limits (``None``: none were)."""
     certified: Optional[bool] = None
     """For a mate or nomate: whether its certificate passed the independent checker
     (``specs/certificate.md``); ``None`` for ``unknown`` or with ``certify=False``."""

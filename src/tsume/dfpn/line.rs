@@ -21,6 +21,10 @@ pub(super) struct WalkState {
     pub(super) spare_until: u64,
 }
 
+/// [`Solver::shortest_len`] keeps 1/`LOWER_BOUND_SHARE` of the nodes and time left after
+/// the first proof for ruling lengths out when the top-down search is cut short.
+const LOWER_BOUND_SHARE: u64 = 8;
+
 /// Extra exact-length defender replies the 駒余り tie-break may walk in one line walk.
 const SPARE_TRIES: u32 = 64;
 
@@ -40,23 +44,65 @@ impl<P: MatePosition> Solver<P> {
         self.node_limit = Some(self.nodes.saturating_add(extra_nodes));
     }
 
-    /// The shortest mate length at most `upper`, by searching with ply budgets
-    /// `upper - 2`, … until a budget is disproven; `exact` is false if limits cut it short.
-    pub(super) fn shortest_len(&mut self, pos: &mut P, upper: u16) -> (u16, bool) {
+    /// The shortest mate length at most `upper`, and the largest budget disproven (the
+    /// root is not mate within it; `None`: none was); `exact` is false if limits cut the
+    /// search short.
+    ///
+    /// Top-down first, with all but 1/[`LOWER_BOUND_SHARE`] of the node and time limits
+    /// left: budgets `upper − 2`, `upper − 4`, … until one is disproven (exact). When a
+    /// limit cuts that short, the rest goes bottom-up, budgets 1, 3, 5, … in the same
+    /// table, so the answer still says which lengths are ruled out: each bounded disproof
+    /// costs a few times the previous one (`paper/paper.md` §4.w), so the small budgets
+    /// are cheap. A proof found there is a shorter mate, and exact (every smaller budget
+    /// was disproven on the way). Without limits (or after a stop request) there is no
+    /// second phase.
+    pub(super) fn shortest_len(&mut self, pos: &mut P, upper: u16) -> (u16, Option<u16>, bool) {
         let mut len = upper;
-        loop {
+        let (node_limit, deadline) = (self.node_limit, self.deadline);
+        self.node_limit = node_limit.map(|l| l - l.saturating_sub(self.nodes) / LOWER_BOUND_SHARE);
+        self.deadline = deadline.map(|d| {
+            let now = Instant::now();
+            d - d.saturating_duration_since(now) / LOWER_BOUND_SHARE as u32
+        });
+        let cut = loop {
             if len < 3 {
-                return (len, true);
+                break false;
             }
             let out = self.search_root(pos, len - 2);
             if out.pns.is_proven() {
                 len = out.bound.min(len - 2);
             } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
-                return (len, true);
+                break false;
             } else {
-                return (len, false);
+                break true;
             }
+        };
+        self.node_limit = node_limit;
+        self.deadline = deadline;
+        if !cut {
+            return (len, (len >= 3).then(|| len - 2), true);
         }
+        if self.stopped()
+            || node_limit.is_some_and(|l| self.nodes >= l)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return (len, None, false);
+        }
+        self.aborted = false;
+        let mut low = None;
+        let mut b = 1;
+        while b + 2 <= len {
+            let out = self.search_root(pos, b);
+            if out.pns.is_proven() {
+                return (out.bound.min(b), low, true);
+            }
+            if !(out.pns.is_disproven() && out.dep != 0 && !self.aborted) {
+                return (len, low, false);
+            }
+            low = Some(b);
+            b += 2;
+        }
+        (len, low, true)
     }
 
     /// Proves `pos` within `budget` plies (at path depth `depth`) if the table no longer knows it.

@@ -273,9 +273,11 @@ impl<P: MatePosition> Solver<P> {
         if out.pns.is_proven() {
             let mut len = out.bound;
             let mut exact = false;
+            let mut low = None;
             if self.opts.shortest {
-                let (l, e) = self.shortest_len(&mut pos, len);
+                let (l, lo, e) = self.shortest_len(&mut pos, len);
                 len = l;
+                low = lo;
                 exact = e;
             }
             let mut line = self.extract(&mut pos, len, exact);
@@ -291,6 +293,9 @@ impl<P: MatePosition> Solver<P> {
                     result.line = line;
                     if self.opts.shortest {
                         result.shortest = Some(exact);
+                        if !exact {
+                            result.no_mate_within = low;
+                        }
                     }
                 }
             }
@@ -336,6 +341,11 @@ impl<P: MatePosition> Solver<P> {
         }
     }
 
+    /// Whether the driving thread asked the search to stop.
+    fn stopped(&self) -> bool {
+        self.opts.control.as_ref().is_some_and(|c| c.0.is_stopped())
+    }
+
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & 1023 == 0 && !self.extracting {
@@ -344,10 +354,10 @@ impl<P: MatePosition> Solver<P> {
                     self.aborted = true;
                 }
             }
+            if self.stopped() {
+                self.aborted = true;
+            }
             if let Some(c) = &self.opts.control {
-                if c.0.is_stopped() {
-                    self.aborted = true;
-                }
                 let permille =
                     (self.table.used() as u64 * 1000 / self.table.capacity().max(1) as u64) as u32;
                 c.0.report(self.nodes, permille);

@@ -457,10 +457,15 @@ impl<W: Write> Engine<W> {
         self.say(&info::progress(r.stats.time, r.stats.nodes, hashfull))?;
         match r.outcome {
             Outcome::Mate if !r.line.is_empty() => {
-                let how = match r.shortest {
-                    Some(true) => "proven shortest",
-                    Some(false) => "not proven shortest: limits reached",
-                    None => "first proof found, length not minimised (MateLength Proof)",
+                let how = match (r.shortest, r.no_mate_within) {
+                    (Some(true), _) => "proven shortest".to_string(),
+                    (Some(false), Some(n)) => {
+                        format!("not proven shortest: limits reached; no mate within {n} plies")
+                    }
+                    (Some(false), None) => "not proven shortest: limits reached".to_string(),
+                    (None, _) => {
+                        "first proof found, length not minimised (MateLength Proof)".to_string()
+                    }
                 };
                 self.say(&format!(
                     "info string mate in {} plies ({how})",
