@@ -20,7 +20,9 @@ and `go mate <ms>`, one problem at a time. Columns:
 - check: with `--verify`, the line is replayed by cshogi (an independent C++ rules
   implementation; PyPI, GPL, used only from this script): every move legal, every
   attacker move gives check, the final position is mate (cshogi's legal moves exclude
-  打ち歩詰め). `ok`, or the first failure; `–` when there is no line;
+  打ち歩詰め). `ok`, or the first failure; `only interpositions left` when the final
+  position is check and every legal reply is an interposition (a line that leaves out
+  無駄合, as composed problems and shogi-lab's default do); `–` when there is no line;
 - wall ms: measured here, from sending `go` to reading the `checkmate` line;
 - CPU s: user + system CPU of the whole engine process (start to exit, so it includes
   allocating the table), from `os.wait4`; it is less sensitive to machine load;
@@ -32,6 +34,7 @@ and `go mate <ms>`, one problem at a time. Columns:
 An engine that has not answered `--grace` seconds after the limit is killed (`killed`).
 """
 import argparse
+import json
 import os
 import queue
 import re
@@ -57,9 +60,20 @@ def verify(sfen, moves):
             return f"ply {i + 1} ({usi}) is no check"
     if board.turn == attacker:
         return "line ends with a defender move"
-    if not board.is_check() or any(True for _ in board.legal_moves):
-        return "final position is not mate"
-    return "ok"
+    if not board.is_check():
+        return "final position is not check"
+    replies = list(board.legal_moves)
+    if not replies:
+        return "ok"
+    # A reply to a check that neither moves the king nor captures (the destination is
+    # empty) can only block the checking line: an interposition. A line that ends with
+    # nothing else left follows a 無駄合 convention (the interpositions are futile and not
+    # shown); whether they are futile is the engine's claim, not checked here.
+    king = board.king_square(board.turn)
+    if all(cshogi.move_is_drop(m) or (cshogi.move_from(m) != king and board.piece(cshogi.move_to(m)) == 0)
+           for m in replies):
+        return "only interpositions left"
+    return "final position is not mate"
 
 
 def solve(cmd, options, hash_mib, sfen, ms, grace):
@@ -154,6 +168,7 @@ def main():
     ap.add_argument("--hash", type=int, default=1024, help="USI_Hash MiB for every engine")
     ap.add_argument("--grace", type=float, default=30.0, help="seconds after the limit before killing")
     ap.add_argument("--verify", action="store_true", help="replay mate lines with cshogi")
+    ap.add_argument("--lines", help="also write every answer with its USI line here (JSON lines)")
     a = ap.parse_args()
     engines = [spec.split("=", 1) for spec in a.engine]
     options = {name: [] for name, _ in engines}
@@ -180,6 +195,7 @@ def main():
     print("| engine | id | answer | plies | shortest | check | wall ms | CPU s | nodes |")
     print("|---|---|---|---|---|---|---|---|---|")
     ids = {}
+    out_lines = open(a.lines + ".tmp", "w", encoding="utf-8") if a.lines else None
     for pid in order:
         sfen = probs[pid]
         for name, cmd in engines:
@@ -201,6 +217,15 @@ def main():
             short = "proven" if proven else "–"
             print(f"| {name} | {pid} | {shown} | {plies} | {short} | {check} | {wall:.0f} | {cpu:.2f} | {nodes} |",
                   flush=True)
+            if out_lines:
+                out_lines.write(json.dumps({"engine": name, "id": pid, "sfen": sfen, "answer": shown,
+                                            "usi": moves, "proven": short == "proven", "check": check,
+                                            "cpu_s": round(cpu, 3), "nodes": info["nodes"]},
+                                           ensure_ascii=False) + "\n")
+                out_lines.flush()
+    if out_lines:
+        out_lines.close()
+        os.replace(a.lines + ".tmp", a.lines)
     print()
     for name, ident in ids.items():
         print(f"- {name}: `id name {ident}`")
