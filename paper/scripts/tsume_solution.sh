@@ -20,6 +20,7 @@ d = json.loads(open(o).read().strip().splitlines()[-1])
 u, s = map(float, open(t).read().split()[-2:])
 print(json.dumps({"id": id_, "mode": mode, "reference": int(ref) if ref.isdigit() else None,
   "result": d["result"], "plies": d["plies"], "shortest": d.get("shortest"),
+  "no_mate_within": d.get("no_mate_within"),
   "nodes": d["nodes"], "cpu_s": round(u + s, 2)}))
 PY
   done
