@@ -271,6 +271,35 @@ fn zukou_100_gets_a_verified_line() {
     checker::verify_mate_line(&pos, &r.line).unwrap();
 }
 
+/// 図巧100 by default at 5 M nodes: the minimality search is cut short and rules lengths
+/// out bottom-up. Along its lines of pawn drops the disproof pieces once grew past what a
+/// hand can hold (39 pawns) and the table's decoding panicked; the counts now stop at the
+/// full set's.
+#[test]
+#[ignore = "deep tier: about 8 CPU s; run by .ci/run with --ignored"]
+fn zukou_100_cut_short_rules_out_lengths_without_overflowing_hands() {
+    let all = read_problems(CLASSICS);
+    let p = all.iter().find(|p| p.id == "zukou-100").unwrap();
+    let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+    let r = solve(
+        &pos,
+        &SolverOptions {
+            nodes: Some(5_000_000),
+            memory_mib: 64,
+            ..SolverOptions::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Mate);
+    checker::verify_mate_line(&pos, &r.line).unwrap();
+    assert_eq!(r.shortest, Some(false));
+    let n = r.no_mate_within.expect("a bound from the bottom-up phase") as usize;
+    assert!(
+        n + 2 <= r.line.len(),
+        "no mate within {n}, a {}-ply line",
+        r.line.len()
+    );
+}
+
 const REAL_GAMES: &str = include_str!("../specs/tsume/real_games.sfen");
 
 /// Positions from real games (詰将棋500万問, `specs/tsume/real_games.sfen`): counting every

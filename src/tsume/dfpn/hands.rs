@@ -86,13 +86,18 @@ pub(super) fn leaf_disproof_hand(attacker: Hand, defender: Hand) -> Hand {
 
 /// The disproof pieces a disproven check's child `child` (the attacker hand its disproof
 /// allows) gives its OR node: take back what the check dropped, give back what it captured.
+/// A count already at the full set's ([`PieceKind::max_count`]: "any number") stays there:
+/// along a line of drops the counts would otherwise grow past what a hand can hold
+/// (図巧100 stored 39 pawns in a bounded disproof and the table's decoding panicked).
 pub(super) fn or_disproof_child(
     child: Hand,
     delta: (Option<PieceKind>, Option<PieceKind>),
 ) -> Hand {
     let mut h = child;
     if let Some(d) = delta.0 {
-        h = h.add(d);
+        if h.count(d) < d.max_count() {
+            h = h.add(d);
+        }
     }
     if let Some(c) = delta.1 {
         if h.count(c) > 0 {
@@ -146,6 +151,13 @@ mod tests {
         // A check that dropped a gold and captured a pawn: undo both.
         let c = or_disproof_child(h(&[(Gold, 2), (Pawn, 3)]), (Some(Gold), Some(Pawn)));
         assert_eq!(c, h(&[(Gold, 3), (Pawn, 2)]));
+        // "Any number" of a kind (the full set's count) stays any number when taken back.
+        let all = or_disproof_child(h(&[(Pawn, 18), (Gold, 4)]), (Some(Pawn), None));
+        assert_eq!(all, h(&[(Pawn, 18), (Gold, 4)]));
+        assert_eq!(
+            or_disproof_child(h(&[(Gold, 4)]), (Some(Gold), Some(Pawn))),
+            h(&[(Gold, 4)])
+        );
         // OR node: kinds the attacker lacks are cleared, never below the actual hand.
         let or = or_disproof_hand(h(&[(Bishop, 1), (Gold, 1)]), h(&[(Gold, 2)]));
         assert_eq!(or, h(&[(Gold, 2)]));
