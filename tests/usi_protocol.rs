@@ -262,6 +262,27 @@ fn go_mate_answers_checked_lines_and_complete_disproofs() {
         );
     }
     assert!(mates >= 6, "{mates}");
+    // A minimality search cut short by NodesLimit says which lengths it ruled out.
+    e.send("setoption name MateLength value Shortest");
+    e.send("setoption name NodesLimit value 10000");
+    let l = classics
+        .lines()
+        .find(|l| l.starts_with("zukou-005"))
+        .unwrap();
+    e.send(&format!(
+        "position sfen {}",
+        usi_sfen(l.split('\t').nth(1).unwrap())
+    ));
+    e.send("go mate 60000");
+    let (_, reply, before) = e.expect_prefix("checkmate");
+    assert_ne!(reply, "checkmate nomate");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string mate in 21 plies")
+                && l.contains("not proven shortest: limits reached; no mate within 7 plies")),
+        "{before:?}"
+    );
 }
 
 /// Starts `go mate infinite` on ミクロコスモス (minutes of work) and waits until it runs.
