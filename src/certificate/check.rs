@@ -11,7 +11,9 @@
 //! after its move, `covered_by` hands) and the graph: a `petgraph` digraph of move and
 //! `covered_by` edges; a mate proof must be acyclic ([`petgraph::algo::toposort`]) and
 //! its longest path (moves count 1, `covered_by` 0) is its depth, which must equal
-//! the header's `plies`.
+//! the header's `plies`. Version 2 files add a length claim: the mate graph's depth is
+//! at most `length`, and a second, bounded no-mate graph (nodes with a `budget`)
+//! proves no mate within `length` − 2; `covered_by` edges never form a cycle.
 
 use super::naive;
 use crate::notation::sfen::{parse_setup, parse_usi_move, UsiMove};
@@ -61,6 +63,8 @@ pub struct Checked {
     pub result: String,
     /// For mate: the longest path (plies).
     pub plies: Option<u32>,
+    /// Version 2: the certified shortest length L (mate within L, no mate within L − 2).
+    pub length: Option<u32>,
     /// Nodes.
     pub nodes: usize,
     /// The root position.
@@ -107,6 +111,8 @@ struct NodeLine<'a> {
     moves: Option<Vec<(std::borrow::Cow<'a, str>, u64)>>,
     #[serde(default)]
     covered_by: Option<u64>,
+    #[serde(default)]
+    budget: Option<u32>,
 }
 
 fn unreadable(line: usize, col: usize, why: impl Into<String>) -> CheckError {
@@ -147,8 +153,17 @@ fn at_least(a: Hand, b: Hand) -> bool {
     PieceKind::HAND.iter().all(|&k| a.count(k) >= b.count(k))
 }
 
-/// The header: `(mate, root, plies)`.
-fn parse_header(text: &str, line: usize) -> Result<(bool, u64, Option<u32>), CheckError> {
+/// The header.
+struct Header {
+    mate: bool,
+    root: u64,
+    plies: Option<u32>,
+    /// Version 2: the length L and the root of the bounded no-mate graph (`None` when
+    /// L < 3: nothing to disprove).
+    length: Option<(u32, Option<u64>)>,
+}
+
+fn parse_header(text: &str, line: usize) -> Result<Header, CheckError> {
     let header: serde_json::Value =
         serde_json::from_str(text).map_err(|e| unreadable(line, e.column(), e.to_string()))?;
     if header.get("format").and_then(|v| v.as_str()) != Some("shogi-lab/tsume-certificate") {
@@ -158,8 +173,9 @@ fn parse_header(text: &str, line: usize) -> Result<(bool, u64, Option<u32>), Che
             "format must be \"shogi-lab/tsume-certificate\"",
         ));
     }
-    if header.get("version").and_then(|v| v.as_u64()) != Some(1) {
-        return Err(unreadable(line, 1, "only version 1 is known"));
+    let version = header.get("version").and_then(|v| v.as_u64());
+    if version != Some(1) && version != Some(2) {
+        return Err(unreadable(line, 1, "only versions 1 and 2 are known"));
     }
     let mate = match header.get("result").and_then(|v| v.as_str()) {
         Some("mate") => true,
@@ -178,7 +194,34 @@ fn parse_header(text: &str, line: usize) -> Result<(bool, u64, Option<u32>), Che
             ))
         }
     };
-    Ok((mate, root, plies))
+    let length = if version == Some(2) {
+        let l = header
+            .get("length")
+            .and_then(|v| v.as_u64())
+            .and_then(|l| u32::try_from(l).ok())
+            .filter(|_| mate)
+            .ok_or_else(|| unreadable(line, 1, "version 2 needs result mate and a `length`"))?;
+        let nomate_root = match header.get("nomate_root") {
+            Some(serde_json::Value::Null) if l < 3 => None,
+            Some(v) if l >= 3 && v.is_u64() => v.as_u64(),
+            _ => {
+                return Err(unreadable(
+                    line,
+                    1,
+                    "nomate_root must be a node id when length >= 3, else null",
+                ))
+            }
+        };
+        Some((l, nomate_root))
+    } else {
+        None
+    };
+    Ok(Header {
+        mate,
+        root,
+        plies,
+        length,
+    })
 }
 
 /// What the pass over the node lines keeps: per node its id and [`Key`], the edges
@@ -186,6 +229,8 @@ fn parse_header(text: &str, line: usize) -> Result<(bool, u64, Option<u32>), Che
 struct Pass {
     ids: Vec<u64>,
     keys: Vec<Key>,
+    /// Per node: its budget (a node of the bounded no-mate graph) or `None`.
+    budgets: Vec<Option<u32>>,
     index: HashMap<u64, u32>,
     /// `(parent index, child id, the child's key after the move, the move)`.
     edges: Vec<(u32, u64, Key, Move)>,
@@ -197,11 +242,20 @@ struct Pass {
 
 /// One pass over the node lines, checking every node on its own (its moves against
 /// the naive generator) and recording what involves other nodes. `attacker` is the
-/// side that attacks; the caller learns the root's side from [`Pass::root`].
-fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, CheckError> {
+/// side that attacks; the caller learns the root's side from [`Pass::root`]. With
+/// `bounded` (version 2) a node may carry a budget: it then follows the no-mate rules,
+/// and an attacker node with budget 0 is a leaf.
+fn pass(
+    text: &str,
+    mate: bool,
+    root: u64,
+    attacker: Color,
+    bounded: bool,
+) -> Result<Pass, CheckError> {
     let mut out = Pass {
         ids: Vec::new(),
         keys: Vec::new(),
+        budgets: Vec::new(),
         index: HashMap::new(),
         edges: Vec::new(),
         covers: Vec::new(),
@@ -233,8 +287,14 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
         if out.index.insert(id, ix).is_some() {
             return Err(unreadable(line, 1, format!("node {id} defined twice")));
         }
+        if n.budget.is_some() && !bounded {
+            return Err(unreadable(line, 1, "`budget` only in version 2 files"));
+        }
         out.ids.push(id);
         out.keys.push(key_of(&p));
+        out.budgets.push(n.budget);
+        // A node of the bounded no-mate graph follows the no-mate rules.
+        let mate = mate && n.budget.is_none();
         if id == root {
             out.root = Some(p.clone());
         }
@@ -255,7 +315,8 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
         listed.clear();
         // Where every legal move must be listed, they are generated once and a listed
         // move's legality is membership; elsewhere it is tested alone.
-        let all = if mate != attacking {
+        let leaf = attacking && n.budget == Some(0);
+        let all = if mate != attacking && !leaf {
             Some(naive::legal_moves(&mut p))
         } else {
             None
@@ -293,6 +354,14 @@ fn pass(text: &str, mate: bool, root: u64, attacker: Color) -> Result<Pass, Chec
                 .collect()
         };
         match (mate, attacking) {
+            (false, true) if n.budget == Some(0) => {
+                if !moves.is_empty() {
+                    return Err(invalid(
+                        id,
+                        "an attacker node with budget 0 is a leaf: it lists no moves",
+                    ));
+                }
+            }
             (true, true) if moves.len() != 1 => {
                 return Err(invalid(
                     id,
@@ -355,7 +424,13 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
     let (hl, htext) = lines.next().ok_or_else(|| unreadable(1, 1, "empty file"))?;
-    let (mate, root, plies) = parse_header(htext, hl + 1)?;
+    let Header {
+        mate,
+        root,
+        plies,
+        length,
+    } = parse_header(htext, hl + 1)?;
+    let bounded = length.is_some();
     // The attacker is the root's side to move; the pass needs it before it meets the
     // root, so it assumes the first node's side and runs again if the root says otherwise.
     let first = lines
@@ -363,24 +438,57 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         .and_then(|(_, l)| serde_json::from_str::<NodeLine>(l).ok())
         .and_then(|n| parse_setup(&n.sfen).ok())
         .map_or(Color::Sente, |s| s.side_to_move);
-    let mut x = pass(text, mate, root, first)?;
+    let mut x = pass(text, mate, root, first, bounded)?;
     let root_pos = match &x.root {
         Some(r) => r.clone(),
         None => return Err(unreadable(1, 1, format!("root {root} is not a node"))),
     };
     if root_pos.side_to_move() != first {
-        x = pass(text, mate, root, root_pos.side_to_move())?;
+        x = pass(text, mate, root, root_pos.side_to_move(), bounded)?;
     }
     if let Some(p) = problem {
         if *p != root_pos {
             return Err(invalid(root, "the root is not the given problem"));
         }
     }
+    let root_ix = x.index[&root] as usize;
+    if x.budgets[root_ix].is_some() {
+        return Err(invalid(root, "the root has a budget"));
+    }
+    // Version 2: the bounded no-mate graph's root is the problem, budget >= L - 2.
+    let nomate_root = match length {
+        Some((l, Some(r))) => {
+            let Some(&ri) = x.index.get(&r) else {
+                return Err(unreadable(1, 1, format!("nomate_root {r} is not a node")));
+            };
+            let ri = ri as usize;
+            if x.keys[ri] != x.keys[root_ix] {
+                return Err(invalid(r, "nomate_root is not the root's position"));
+            }
+            match x.budgets[ri] {
+                Some(b) if b + 2 >= l => {}
+                b => {
+                    return Err(invalid(
+                        r,
+                        format!("nomate_root budget {b:?}, but length {l} needs at least {}", l - 2),
+                    ))
+                }
+            }
+            Some(NodeIndex::new(ri))
+        }
+        _ => None,
+    };
     let attacker = root_pos.side_to_move();
     let n = x.ids.len();
+    // `g`: every edge (reachability); `m`: the mate graph's edges (acyclic, depth);
+    // `c`: the covered_by edges (acyclic: a covering is no argument of its own).
     let mut g: DiGraph<(), u8, u32> = DiGraph::with_capacity(n, x.edges.len() + x.covers.len());
+    let mut mg: DiGraph<(), u8, u32> = DiGraph::with_capacity(n, x.edges.len() + x.covers.len());
+    let mut cg: DiGraph<(), (), u32> = DiGraph::with_capacity(n, x.covers.len());
     for _ in 0..n {
         g.add_node(());
+        mg.add_node(());
+        cg.add_node(());
     }
     // Cross-node rules, reported for the smallest failing node id.
     let mut first_error: Option<CheckError> = None;
@@ -393,6 +501,21 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             first_error = Some(e);
         }
     };
+    // A bounded node's successor must hold at least `budget` - 1 (saturating) plies.
+    let budget_ok = |parent: Option<u32>, child: Option<u32>, step: u32| match (parent, child) {
+        (None, None) => Ok(()),
+        (Some(b), Some(c)) if c >= b.saturating_sub(step) => Ok(()),
+        (Some(b), Some(c)) => Err(format!(
+            "budget {c} < {}",
+            if step == 1 {
+                format!("{b} - 1")
+            } else {
+                b.to_string()
+            }
+        )),
+        (None, Some(_)) => Err("a node of the bounded no-mate graph".into()),
+        (Some(_), None) => Err("a node without a budget".into()),
+    };
     for &(ix, c, key, m) in &x.edges {
         let id = x.ids[ix as usize];
         match x.index.get(&c) {
@@ -401,7 +524,16 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                 fail(invalid(id, format!("{m} does not lead to node {c}")))
             }
             Some(&ci) => {
-                g.add_edge(NodeIndex::new(ix as usize), NodeIndex::new(ci as usize), 1);
+                let (pb, cb) = (x.budgets[ix as usize], x.budgets[ci as usize]);
+                if let Err(why) = budget_ok(pb, cb, 1) {
+                    fail(invalid(id, format!("{m} leads to node {c}: {why}")));
+                    continue;
+                }
+                let (a, b) = (NodeIndex::new(ix as usize), NodeIndex::new(ci as usize));
+                g.add_edge(a, b, 1);
+                if pb.is_none() {
+                    mg.add_edge(a, b, 1);
+                }
             }
         }
     }
@@ -423,9 +555,14 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             ));
             continue;
         }
+        let (pb, qb) = (x.budgets[ix as usize], x.budgets[mi as usize]);
+        if let Err(why) = budget_ok(pb, qb, 0) {
+            fail(invalid(id, format!("covered_by {m}: {why}")));
+            continue;
+        }
         let d = !attacker;
         let (na, nd, ma, md) = (p.hand(attacker), p.hand(d), q.hand(attacker), q.hand(d));
-        let ok = if mate {
+        let ok = if mate && pb.is_none() {
             at_least(na, ma) && at_least(md, nd)
         } else {
             at_least(ma, na) && at_least(nd, md)
@@ -434,18 +571,25 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             fail(invalid(id, format!("covered_by {m}: hands do not cover")));
             continue;
         }
-        g.add_edge(NodeIndex::new(ix as usize), NodeIndex::new(mi as usize), 0);
+        let (a, b) = (NodeIndex::new(ix as usize), NodeIndex::new(mi as usize));
+        g.add_edge(a, b, 0);
+        cg.add_edge(a, b, ());
+        if pb.is_none() {
+            mg.add_edge(a, b, 0);
+        }
     }
     if let Some(e) = first_error {
         return Err(e);
     }
-    let root_ix = NodeIndex::new(x.index[&root] as usize);
+    petgraph::algo::toposort(&cg, None)
+        .map_err(|c| invalid(x.ids[c.node_id().index()], "a cycle of covered_by"))?;
+    let root_ix = NodeIndex::new(root_ix);
     let depth = if mate {
-        let order = petgraph::algo::toposort(&g, None)
+        let order = petgraph::algo::toposort(&mg, None)
             .map_err(|c| invalid(x.ids[c.node_id().index()], "a cycle in a mate proof"))?;
         let mut d = vec![0u32; n];
         for &v in order.iter().rev() {
-            d[v.index()] = g
+            d[v.index()] = mg
                 .edges(v)
                 .map(|e| d[e.target().index()] + u32::from(*e.weight()))
                 .max()
@@ -458,16 +602,27 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                 format!("plies {plies:?} but the longest path is {depth}"),
             ));
         }
+        if let Some((l, _)) = length {
+            if depth > l {
+                return Err(invalid(
+                    root,
+                    format!("the mate graph is {depth} plies deep, more than the length {l}"),
+                ));
+            }
+        }
         Some(depth)
     } else {
         None
     };
-    // Every node reachable from the root (after acyclicity: a circular argument is
-    // named as a cycle even when it leaves nodes behind).
+    // Every node reachable from the root or the bounded graph's root (after
+    // acyclicity: a circular argument is named as a cycle even when it leaves nodes
+    // behind).
     let mut seen = vec![false; n];
-    let mut dfs = petgraph::visit::Dfs::new(&g, root_ix);
-    while let Some(v) = dfs.next(&g) {
-        seen[v.index()] = true;
+    for start in std::iter::once(root_ix).chain(nomate_root) {
+        let mut dfs = petgraph::visit::Dfs::new(&g, start);
+        while let Some(v) = dfs.next(&g) {
+            seen[v.index()] = true;
+        }
     }
     if let Some(id) = (0..n).filter(|&i| !seen[i]).map(|i| x.ids[i]).min() {
         return Err(invalid(id, "not reachable from the root"));
@@ -475,6 +630,7 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     Ok(Checked {
         result: if mate { "mate" } else { "nomate" }.into(),
         plies: depth,
+        length: length.map(|(l, _)| l),
         nodes: n,
         root: root_pos,
     })

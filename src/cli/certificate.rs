@@ -6,7 +6,7 @@ use super::{emit, Failure};
 use crate::certificate::check_text;
 use crate::output::tsume::CertificateCheckOut;
 use crate::rules::{Move, Position};
-use crate::tsume::certificate::{extract, write_jsonl};
+use crate::tsume::certificate::{extract, extract_length, write_jsonl, Certificate};
 use crate::tsume::{load_problem, DefenderHand, Outcome, SolveResult, Solver};
 use std::path::Path;
 use std::time::Instant;
@@ -44,15 +44,19 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
                     valid: true,
                     result: c.result.clone(),
                     plies: c.plies,
+                    length: c.length,
                     nodes: c.nodes,
                     time_ms: crate::output::millis(t.elapsed()),
                 }));
             } else {
                 emit(format!(
-                    "valid: {}{} ({} nodes, {:.1} ms)",
+                    "valid: {}{}{} ({} nodes, {:.1} ms)",
                     c.result,
                     c.plies
                         .map(|p| format!(" in at most {p} plies"))
+                        .unwrap_or_default(),
+                    c.length
+                        .map(|l| format!(", shortest {l} (no mate within {})", l.saturating_sub(2)))
                         .unwrap_or_default(),
                     c.nodes,
                     ms
@@ -116,6 +120,13 @@ pub struct Certified {
     pub certified: Option<bool>,
     /// Why not, when not.
     pub reason: Option<String>,
+    /// For a proven-shortest mate counting every reply (`count_futile`): `Some(true)`
+    /// when its length claim (mate within L, no mate within L − 2) was certified and
+    /// checked in-process, `Some(false)` when not (then `length_reason` says why and the
+    /// plain certificate is tried); `None` for other answers and unchecked runs.
+    pub shortest_certified: Option<bool>,
+    /// Why the length claim was not certified, when not.
+    pub length_reason: Option<String>,
     /// Certificate nodes (0 when none was extracted).
     pub nodes: usize,
     /// Certificate bytes (JSON lines).
@@ -144,6 +155,8 @@ pub fn certify_answer(
     let mut out = Certified {
         certified: None,
         reason: None,
+        shortest_certified: None,
+        length_reason: None,
         nodes: 0,
         bytes: 0,
         extract_ms: 0.0,
@@ -152,9 +165,46 @@ pub fn certify_answer(
     if result.outcome == Outcome::Unknown || (!check && path.is_none()) {
         return Ok(out);
     }
+    // A proven-shortest mate counting every reply: first the version-2 certificate of
+    // its length claim (it proves the plain mate too), else the plain one.
+    if result.outcome == Outcome::Mate
+        && result.shortest == Some(true)
+        && solver.options().count_futile
+    {
+        let t = now();
+        let cert = extract_length(solver, root, result);
+        out.extract_ms += ms_since(t);
+        match cert {
+            Ok(cert) => {
+                let text = render(&cert)?;
+                let want = u32::try_from(result.line.len()).ok();
+                let verdict = check_into(&mut out, &text, root, check, |c| c.length == want);
+                match verdict {
+                    Ok(()) => {
+                        out.shortest_certified = check.then_some(true);
+                        out.certified = check.then_some(true);
+                        out.nodes = cert.nodes.len();
+                        out.bytes = text.len();
+                        if let Some(p) = path {
+                            super::show::write_atomically(p, &text)?;
+                        }
+                        return Ok(out);
+                    }
+                    Err(why) => {
+                        out.shortest_certified = Some(false);
+                        out.length_reason = Some(why);
+                    }
+                }
+            }
+            Err(e) => {
+                out.shortest_certified = Some(false);
+                out.length_reason = Some(format!("no certificate: {e}"));
+            }
+        }
+    }
     let t = now();
     let cert = extract(solver, root, result);
-    out.extract_ms = ms_since(t);
+    out.extract_ms += ms_since(t);
     let cert = match cert {
         Ok(c) => c,
         Err(e) => {
@@ -163,28 +213,50 @@ pub fn certify_answer(
             return Ok(out);
         }
     };
-    let mut buf = Vec::new();
-    write_jsonl(&cert, &mut buf).map_err(|e| Failure::internal(format!("certificate: {e}")))?;
-    let text = String::from_utf8(buf).map_err(|e| Failure::internal(e.to_string()))?;
+    let text = render(&cert)?;
     out.nodes = cert.nodes.len();
     out.bytes = text.len();
+    if let Err(why) = check_into(&mut out, &text, root, check, |_| true) {
+        out.certified = Some(false);
+        out.reason = Some(why);
+        return Ok(out);
+    }
     if check {
-        let t = now();
-        let verdict = check_text(&text, Some(root));
-        out.check_ms = ms_since(t);
-        match verdict {
-            Ok(_) => out.certified = Some(true),
-            Err(e) => {
-                out.certified = Some(false);
-                out.reason = Some(format!("the checker rejected the certificate: {e}"));
-                return Ok(out);
-            }
-        }
+        out.certified = Some(true);
     }
     if let Some(p) = path {
         super::show::write_atomically(p, &text)?;
     }
     Ok(out)
+}
+
+/// The certificate as JSON lines.
+fn render(cert: &Certificate) -> Result<String, Failure> {
+    let mut buf = Vec::new();
+    write_jsonl(cert, &mut buf).map_err(|e| Failure::internal(format!("certificate: {e}")))?;
+    String::from_utf8(buf).map_err(|e| Failure::internal(e.to_string()))
+}
+
+/// With `check`, runs the independent checker on `text` (adding its time to
+/// `out.check_ms`) and requires `claims` of what it proved; `Err` says why not.
+fn check_into(
+    out: &mut Certified,
+    text: &str,
+    root: &Position,
+    check: bool,
+    claims: impl Fn(&crate::certificate::Checked) -> bool,
+) -> Result<(), String> {
+    if !check {
+        return Ok(());
+    }
+    let t = now();
+    let verdict = check_text(text, Some(root));
+    out.check_ms += ms_since(t);
+    match verdict {
+        Ok(c) if claims(&c) => Ok(()),
+        Ok(_) => Err("the checked certificate proves another length".into()),
+        Err(e) => Err(format!("the checker rejected the certificate: {e}")),
+    }
 }
 
 #[cfg(test)]

@@ -372,6 +372,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         no_mate_within: None,
                         alternatives: None,
                         certified: None,
+                        shortest_certified: None,
                         nodes: 0,
                         time_ms: 0,
                         error: Some(err.to_string()),
@@ -394,6 +395,13 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             solve_and_certify(&pos, &opts, cert_path.as_deref(), !a.no_certify)?;
         if r.outcome == Outcome::Unknown {
             unsolved += 1;
+        }
+        if let Some(why) = &cert.length_reason {
+            let msg = format!("{}: shortest length not certified: {why}", p.id);
+            match &bar {
+                Some(b) => b.suspend(|| eprintln!("{msg}")),
+                None => eprintln!("{msg}"),
+            }
         }
         if let Some(why) = &cert.reason {
             uncertified += 1;
@@ -419,6 +427,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 alternatives: (a.alt_nodes > 0)
                     .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
                 certified: cert.certified,
+                shortest_certified: cert.shortest_certified,
                 nodes: r.stats.nodes,
                 time_ms: ms,
                 error: None,
@@ -482,6 +491,16 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         .unwrap_or_default()
                 )),
                 None => {}
+            }
+            match (cert.shortest_certified, plies) {
+                (Some(true), Some(n)) => lines.push(format!(
+                    "  shortest certified: mate within {n} plies, no mate within {}",
+                    n.saturating_sub(2)
+                )),
+                (Some(false), _) => {
+                    lines.push("  shortest NOT certified (reason on stderr)".into())
+                }
+                _ => {}
             }
             lines.push(format!(
                 "  nodes {}  time {:.3} s",

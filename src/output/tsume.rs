@@ -29,6 +29,13 @@ pub struct TsumeOut {
     /// valid certificate could be produced (the reason goes to stderr); `null` for other
     /// results and with `--no-certify`.
     pub certified: Option<bool>,
+    /// For a proven-shortest mate counting every reply (`--count-futile`, `shortest:
+    /// true`): `true` when the length claim itself (mate within L plies, no mate within
+    /// L − 2) was certified — a version-2 certificate (specs/certificate.md) accepted
+    /// by the checker in-process; `false` when not (the reason goes to stderr); `null`
+    /// for every other answer (the default mode's 無駄合 convention is not certified)
+    /// and with `--no-certify`.
+    pub shortest_certified: Option<bool>,
     /// Search nodes (proof, minimality, line, 余詰).
     pub nodes: u64,
     /// Elapsed milliseconds (wall clock).
@@ -47,6 +54,9 @@ pub struct CertificateCheckOut {
     pub result: String,
     /// For a mate: the longest path of the proof graph (plies); `null` for a no-mate.
     pub plies: Option<u32>,
+    /// Version 2: the certified shortest length L (mate within L, no mate within L − 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
     /// Nodes of the certificate.
     pub nodes: usize,
     /// Elapsed milliseconds.

@@ -20,6 +20,7 @@
 
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Color, Hand, Move, PieceKind, Position};
+use crate::tsume::table::UNBOUNDED;
 use crate::tsume::{Outcome, SolveResult, Solver, SolverOptions};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -42,6 +43,9 @@ pub struct Node {
     pub pos: Position,
     /// Its moves and children, or the node that covers it.
     pub body: Body,
+    /// For a node of a bounded no-mate graph: its budget `b`, the claim "no mate within
+    /// `b` plies" (`None`: a node of a plain mate or no-mate graph).
+    pub budget: Option<u16>,
 }
 
 /// How a node is settled.
@@ -64,6 +68,19 @@ pub struct Certificate {
     pub plies: Option<u32>,
     /// Nodes, indexed by id.
     pub nodes: Vec<Node>,
+    /// The length claim of a proven-shortest answer (version 2 files), else `None`.
+    pub length: Option<Length>,
+}
+
+/// The certified length claim of a `shortest: true` answer counting every reply
+/// (`--count-futile`): mate within `plies` (the mate graph's depth is at most that)
+/// and no mate within `plies` − 2 (a bounded no-mate graph from `nomate_root`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Length {
+    /// The claimed shortest mate length L.
+    pub plies: u32,
+    /// The root of the bounded no-mate graph (budget ≥ L − 2); `None` when L < 3.
+    pub nomate_root: Option<usize>,
 }
 
 /// Why no certificate was produced (the answer is then reported uncertified).
@@ -171,13 +188,22 @@ struct Extractor<'a> {
     nodes: Vec<Option<Node>>,
     /// Each id's position identity and hands (sente, gote), finished or not.
     created: Vec<(Ident, [Hand; 2])>,
-    ids: HashMap<Ident, usize>,
+    /// Nodes by position identity: one per position, except that a bounded graph may
+    /// hold a position at several budgets (mate: depths).
+    ids: HashMap<Ident, Vec<usize>>,
+    /// Per node: a no-mate node's budget (the claim "no mate within b";
+    /// [`UNBOUNDED`]: no mate at all); unused for mate.
+    budgets: Vec<u16>,
+    /// Per finished mate node: its graph's depth (longest path, plies).
+    depths: Vec<u32>,
+    /// Budgets count every reply (the solvers count futile interpositions).
+    bounded: bool,
     /// Nodes that may cover others, by board key: finished ones (mate), every node of
     /// the graph (nomate: covering a node not yet finished closes a cycle, allowed).
     finished: HashMap<u64, Vec<usize>>,
     on_stack: Vec<bool>,
     /// Positions whose settling failed inside a general position's (table only).
-    spec_failed: std::collections::HashSet<Ident>,
+    spec_failed: std::collections::HashSet<(Ident, u16)>,
 }
 
 /// Whether an error ends the whole extraction (no other choice is tried).
@@ -204,7 +230,9 @@ impl Extractor<'_> {
     /// Solves `pos` (attacker to move) afresh on the fallback solver, replacing its
     /// table. Every table's solved entries hold wherever they are reached (disproofs
     /// that lean on a path are never stored), so they stay valid hints.
-    fn fresh(&mut self, pos: &Position) -> Result<Outcome, ExtractError> {
+    /// Under a budget `b` (bounded extraction) the solve proves mate within `b` plies,
+    /// every reply counted.
+    fn fresh(&mut self, pos: &Position, b: u16) -> Result<Outcome, ExtractError> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
         }
@@ -221,6 +249,7 @@ impl Extractor<'_> {
                     nodes: Some(nodes),
                     memory_mib: mib,
                     shortest: false,
+                    count_futile: self.bounded,
                     ..SolverOptions::default()
                 };
                 let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
@@ -230,8 +259,12 @@ impl Extractor<'_> {
                 self.fallback[tier]
                     .as_mut()
                     .map_or((Outcome::Unknown, 0), |s| {
-                        let r = s.solve(pos);
-                        (r.outcome, r.stats.nodes)
+                        if b == UNBOUNDED {
+                            let r = s.solve(pos);
+                            (r.outcome, r.stats.nodes)
+                        } else {
+                            s.solve_assuming(pos, &[], nodes, false, b)
+                        }
                     });
             self.fresh_nodes += nodes;
             if outcome != Outcome::Unknown {
@@ -265,7 +298,12 @@ impl Extractor<'_> {
 
     /// Nomate: searches `pos` (attacker to move) with every node of the graph taken as
     /// disproven, within `nodes` nodes.
-    fn solve_assuming(&mut self, pos: &Position, nodes: u64) -> Result<Outcome, ExtractError> {
+    fn solve_assuming(
+        &mut self,
+        pos: &Position,
+        nodes: u64,
+        budget: u16,
+    ) -> Result<Outcome, ExtractError> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
         }
@@ -274,6 +312,7 @@ impl Extractor<'_> {
             let opts = SolverOptions {
                 memory_mib: self.limits.fallback_mib,
                 shortest: false,
+                count_futile: self.bounded,
                 ..SolverOptions::default()
             };
             let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
@@ -281,15 +320,16 @@ impl Extractor<'_> {
         }
         let att = self.attacker;
         let from = self.assumed.unwrap_or(0);
-        let assumed: Vec<(u64, Hand)> = self.created[from..]
+        let assumed: Vec<(u64, Hand, u16)> = self.created[from..]
             .iter()
-            .map(|(id, hands)| (id.0 | id.1 as u64, hands[att.index()]))
+            .zip(&self.budgets[from..])
+            .map(|((id, hands), &b)| (id.0 | id.1 as u64, hands[att.index()], b))
             .collect();
         let keep = self.assumed.is_some();
         self.assumed = Some(self.created.len());
         let left = self.limits.fallback_total_nodes - self.fresh_nodes;
         let (outcome, used) = match self.assuming.as_mut() {
-            Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep),
+            Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep, budget),
             None => (Outcome::Unknown, 0),
         };
         self.fresh_nodes += used;
@@ -307,32 +347,63 @@ impl Extractor<'_> {
             self.assumed = None;
         }
         for (id, _) in self.created.drain(snap..) {
-            self.ids.remove(&id);
+            if let Some(list) = self.ids.get_mut(&id) {
+                list.retain(|&m| m < snap);
+                if list.is_empty() {
+                    self.ids.remove(&id);
+                }
+            }
             if let Some(list) = self.finished.get_mut(&id.0) {
                 list.retain(|&m| m < snap);
             }
         }
         self.nodes.truncate(snap);
         self.on_stack.truncate(snap);
+        self.budgets.truncate(snap);
+        self.depths.truncate(snap);
     }
 
-    fn probe(&self, pos: &Position) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
+    /// What the tables know of `pos` under budget `b`: proofs within `b`, disproofs
+    /// holding under `b` ([`UNBOUNDED`]: complete ones).
+    fn probe(
+        &self,
+        pos: &Position,
+        b: u16,
+    ) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
         let pos = pos.clone();
         std::iter::once(self.root_solver)
             .chain(self.fallback.iter().flatten())
             .chain(self.assuming.iter())
-            .filter_map(move |s| s.probe(&pos))
+            .filter_map(move |s| s.probe_within(&pos, b))
     }
 
-    fn probe_proven(&self, pos: &Position, _level: usize) -> Option<u16> {
-        self.probe(pos)
+    fn probe_proven(&self, pos: &Position, b: u16) -> Option<u16> {
+        self.probe(pos, b)
             .filter(|f| f.pns.pn == 0)
             .map(|f| f.bound)
             .min()
     }
 
-    fn probe_disproven(&self, pos: &Position, _level: usize) -> bool {
-        self.probe(pos).any(|f| f.pns.dn == 0)
+    fn probe_disproven(&self, pos: &Position, b: u16) -> bool {
+        self.probe(pos, b).any(|f| f.pns.dn == 0)
+    }
+
+    /// A node of the graph that settles `pos` under budget `b` as it stands: mate, a
+    /// finished node of depth at most `b`; nomate, a node (finished or not: a cycle is
+    /// allowed) whose budget is at least `b`.
+    fn find(&self, pos: &Position, b: u16) -> Option<usize> {
+        let list = self.ids.get(&ident(pos))?;
+        list.iter().copied().find(|&id| match self.claim {
+            Claim::Mate => !self.on_stack[id] && (b == UNBOUNDED || self.depths[id] <= b as u32),
+            Claim::Nomate => self.budgets[id] >= b,
+        })
+    }
+
+    /// Mate: whether `pos` is on the extraction's stack (a cycle).
+    fn on_path(&self, pos: &Position) -> bool {
+        self.ids
+            .get(&ident(pos))
+            .is_some_and(|l| l.iter().any(|&id| self.on_stack[id]))
     }
 
     /// The position the table's proof (mate) or disproof (nomate) of `pos` speaks for,
@@ -342,9 +413,9 @@ impl Extractor<'_> {
     /// (the box never changes within a solve). `pos` is then `covered_by` it, and so is
     /// every later node of that board whose hands it covers: one proof of the general
     /// position instead of one per hand (優越; Nagai 2002 §5.3 proof and disproof pieces).
-    fn general(&self, pos: &Position) -> Option<Position> {
+    fn general(&self, pos: &Position, b: u16) -> Option<Position> {
         let (att, def) = (pos.hand(self.attacker), pos.hand(!self.attacker));
-        let found = self.probe(pos).find_map(|f| match self.claim {
+        let found = self.probe(pos, b).find_map(|f| match self.claim {
             Claim::Mate if f.pns.pn == 0 && f.hand != att && at_least(att, f.hand) => Some(f.hand),
             Claim::Nomate if f.pns.dn == 0 => {
                 let capped = PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
@@ -370,22 +441,22 @@ impl Extractor<'_> {
     fn via_general(
         &mut self,
         pos: &Position,
-        level: usize,
-        settle: fn(&mut Self, &Position, usize) -> Result<usize, ExtractError>,
+        b: u16,
+        settle: fn(&mut Self, &Position, u16) -> Result<usize, ExtractError>,
     ) -> Option<Result<usize, ExtractError>> {
-        let g = self.general(pos)?;
+        let g = self.general(pos, b)?;
         let snap = self.snapshot();
         self.speculative += 1;
-        let r = settle(self, &g, level);
+        let r = settle(self, &g, b);
         self.speculative -= 1;
         if r.as_ref().is_err_and(|e| !fatal(e)) && self.claim == Claim::Nomate {
             self.rollback(snap);
         }
         match r {
             // The general node's graph may have settled `pos` itself on the way.
-            Ok(_) if self.ids.contains_key(&ident(pos)) => Some(Ok(self.ids[&ident(pos)])),
+            Ok(_) if self.find(pos, b).is_some() => self.find(pos, b).map(Ok),
             Ok(gid) => Some(
-                self.new_id(pos)
+                self.new_id(pos, b)
                     .inspect(|&id| self.finish(id, pos, Body::CoveredBy(gid))),
             ),
             Err(e) if fatal(&e) => Some(Err(e)),
@@ -393,8 +464,9 @@ impl Extractor<'_> {
         }
     }
 
-    /// A finished node with the same board that covers `pos` for the claim.
-    fn cover(&self, pos: &Position) -> Option<usize> {
+    /// A finished node with the same board that covers `pos` for the claim under budget
+    /// `b` (mate: depth at most `b`; nomate: budget at least `b`).
+    fn cover(&self, pos: &Position, b: u16) -> Option<usize> {
         let list = self.finished.get(&pos.board_key())?;
         let def = !self.attacker;
         list.iter().copied().find(|&m| {
@@ -403,20 +475,27 @@ impl Extractor<'_> {
             let (na, nd) = (pos.hand(self.attacker), pos.hand(def));
             mid.1 == pos.side_to_move()
                 && match self.claim {
-                    Claim::Mate => at_least(na, ma) && at_least(md, nd),
-                    Claim::Nomate => at_least(ma, na) && at_least(nd, md),
+                    Claim::Mate => {
+                        at_least(na, ma)
+                            && at_least(md, nd)
+                            && (b == UNBOUNDED || self.depths[m] <= b as u32)
+                    }
+                    Claim::Nomate => at_least(ma, na) && at_least(nd, md) && self.budgets[m] >= b,
                 }
         })
     }
 
-    fn new_id(&mut self, pos: &Position) -> Result<usize, ExtractError> {
+    /// A new node for `pos` under budget `b` (nomate: its claim).
+    fn new_id(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
         if self.nodes.len() >= self.limits.max_nodes {
             return Err(ExtractError::TooLarge(self.limits.max_nodes));
         }
         let id = self.nodes.len();
         self.nodes.push(None);
         self.on_stack.push(true);
-        self.ids.insert(ident(pos), id);
+        self.budgets.push(b);
+        self.depths.push(u32::MAX);
+        self.ids.entry(ident(pos)).or_default().push(id);
         self.created
             .push((ident(pos), [pos.hand(Color::Sente), pos.hand(Color::Gote)]));
         if self.claim == Claim::Nomate {
@@ -430,14 +509,29 @@ impl Extractor<'_> {
         let pos = Position::from_setup(pos.to_setup(), pos.rules()).unwrap_or_else(|_| pos.clone());
         if self.claim == Claim::Mate {
             self.finished.entry(pos.board_key()).or_default().push(id);
+            self.depths[id] = match &body {
+                Body::Moves(v) => v
+                    .iter()
+                    .map(|&(_, c)| self.depths[c].saturating_add(1))
+                    .max()
+                    .unwrap_or(0),
+                Body::CoveredBy(m) => self.depths[*m],
+            };
         }
-        self.nodes[id] = Some(Node { pos, body });
+        let budget = (self.claim == Claim::Nomate && self.bounded).then_some(self.budgets[id]);
+        self.nodes[id] = Some(Node { pos, body, budget });
         self.on_stack[id] = false;
     }
 
     /// Forgets a node that could not be settled (mate: the caller tries another move).
     fn forget(&mut self, id: usize, pos: &Position) {
-        self.ids.remove(&ident(pos));
+        let key = ident(pos);
+        if let Some(list) = self.ids.get_mut(&key) {
+            list.retain(|&m| m != id);
+            if list.is_empty() {
+                self.ids.remove(&key);
+            }
+        }
         self.on_stack[id] = false;
     }
 
@@ -450,32 +544,34 @@ impl Extractor<'_> {
 
     // ---- mate ----
 
-    fn mate_attacker(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        self.memo_failure(pos, level, Self::mate_attacker_)
+    fn mate_attacker(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::mate_attacker_)
     }
 
-    fn mate_attacker_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        if let Some(&id) = self.ids.get(&ident(pos)) {
-            return if self.on_stack[id] {
-                Err(stuck(pos, "cycle"))
-            } else {
-                Ok(id)
-            };
+    fn mate_attacker_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if self.on_path(pos) {
+            return Err(stuck(pos, "cycle"));
         }
-        if let Some(m) = self.cover(pos) {
-            let id = self.new_id(pos)?;
+        if let Some(id) = self.find(pos, b) {
+            return Ok(id);
+        }
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
-        if let Some(r) = self.via_general(pos, level, Self::mate_attacker) {
+        if b == 0 {
+            return Err(stuck(pos, "no plies left to mate"));
+        }
+        if let Some(r) = self.via_general(pos, b, Self::mate_attacker) {
             return r;
         }
-        let id = self.new_id(pos)?;
+        let id = self.new_id(pos, b)?;
         let mut last = stuck(pos, "no proven check in the table");
         // The table's proven checks first; then a fresh solve of this node one level down.
         for attempt in 0..2 {
             if attempt == 1 {
-                match self.fresh(pos) {
+                match self.fresh(pos, b) {
                     Ok(Outcome::Mate) => {}
                     Ok(_) => break,
                     Err(e) => {
@@ -484,17 +580,13 @@ impl Extractor<'_> {
                     }
                 }
             }
-            for (_, m) in self.proven_checks(pos, level) {
+            for (_, m) in self.proven_checks(pos, b) {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                if self
-                    .ids
-                    .get(&ident(&child))
-                    .is_some_and(|&c| self.on_stack[c])
-                {
+                if self.on_path(&child) {
                     continue;
                 }
-                match self.mate_defender(&child, level) {
+                match self.mate_defender(&child, budget_minus(b)) {
                     Ok(c) => {
                         self.finish(id, pos, Body::Moves(vec![(m, c)]));
                         return Ok(id);
@@ -511,23 +603,28 @@ impl Extractor<'_> {
         Err(last)
     }
 
-    /// Checks whose child is proven at `level`: those into a finished node of the graph
-    /// first (a transposition costs nothing), then those into a position a finished node
-    /// covers (one node), then the rest; shortest bound first within each group.
-    fn proven_checks(&self, pos: &Position, level: usize) -> Vec<(u16, Move)> {
+    /// Checks whose child is proven within `b` − 1 plies: those into a finished node of
+    /// the graph first (a transposition costs nothing), then those into a position a
+    /// finished node covers (one node), then the rest; shortest bound first within each
+    /// group.
+    fn proven_checks(&self, pos: &Position, b: u16) -> Vec<(u16, Move)> {
+        let cb = budget_minus(b);
         let mut v: Vec<(u8, u16, Move)> = Self::checks(pos)
             .into_iter()
             .filter_map(|m| {
                 let mut c = pos.clone();
                 c.play_unchecked(m);
-                let group = match self.ids.get(&ident(&c)) {
-                    Some(&id) if !self.on_stack[id] => 0,
-                    Some(_) => return None,
-                    None if self.cover(&c).is_some() => 1,
-                    None => 2,
+                let group = if self.on_path(&c) {
+                    return None;
+                } else if self.find(&c, cb).is_some() {
+                    0
+                } else if self.cover(&c, cb).is_some() {
+                    1
+                } else {
+                    2
                 };
                 let bound = if group == 2 {
-                    self.probe_proven(&c, level)?
+                    self.probe_proven(&c, cb)?
                 } else {
                     0
                 };
@@ -538,32 +635,35 @@ impl Extractor<'_> {
         v.into_iter().map(|(_, b, m)| (b, m)).collect()
     }
 
-    fn mate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        self.memo_failure(pos, level, Self::mate_defender_)
+    fn mate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::mate_defender_)
     }
 
-    fn mate_defender_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        if let Some(&id) = self.ids.get(&ident(pos)) {
-            return if self.on_stack[id] {
-                Err(stuck(pos, "cycle"))
-            } else {
-                Ok(id)
-            };
+    fn mate_defender_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if self.on_path(pos) {
+            return Err(stuck(pos, "cycle"));
         }
-        if let Some(m) = self.cover(pos) {
-            let id = self.new_id(pos)?;
+        if let Some(id) = self.find(pos, b) {
+            return Ok(id);
+        }
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
-        if let Some(r) = self.via_general(pos, level, Self::mate_defender) {
+        if let Some(r) = self.via_general(pos, b, Self::mate_defender) {
             return r;
         }
-        let id = self.new_id(pos)?;
+        let replies = pos.legal_moves();
+        if b == 0 && !replies.is_empty() {
+            return Err(stuck(pos, "not mated within the budget"));
+        }
+        let id = self.new_id(pos, b)?;
         let mut moves = Vec::new();
-        for r in pos.legal_moves() {
+        for r in replies {
             let mut child = pos.clone();
             child.play_unchecked(r);
-            match self.mate_attacker(&child, level) {
+            match self.mate_attacker(&child, budget_minus(b)) {
                 Ok(c) => moves.push((r, c)),
                 Err(e) => {
                     self.forget(id, pos);
@@ -577,8 +677,8 @@ impl Extractor<'_> {
 
     // ---- nomate ----
 
-    fn nomate_attacker(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        self.memo_failure(pos, level, Self::nomate_attacker_)
+    fn nomate_attacker(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::nomate_attacker_)
     }
 
     /// Runs `settle` on `pos`; inside the settling of a general position (table only), a
@@ -588,41 +688,47 @@ impl Extractor<'_> {
     fn memo_failure(
         &mut self,
         pos: &Position,
-        level: usize,
-        settle: fn(&mut Self, &Position, usize) -> Result<usize, ExtractError>,
+        b: u16,
+        settle: fn(&mut Self, &Position, u16) -> Result<usize, ExtractError>,
     ) -> Result<usize, ExtractError> {
         if self.speculative == 0 {
-            return settle(self, pos, level);
+            return settle(self, pos, b);
         }
-        let key = ident(pos);
-        if !self.ids.contains_key(&key) && self.spec_failed.contains(&key) {
+        let key = (ident(pos), b);
+        if !self.ids.contains_key(&key.0) && self.spec_failed.contains(&key) {
             return Err(stuck(pos, "failed before (general position)"));
         }
-        let r = settle(self, pos, level);
+        let r = settle(self, pos, b);
         if r.as_ref().is_err_and(|e| !fatal(e)) {
             self.spec_failed.insert(key);
         }
         r
     }
 
-    fn nomate_attacker_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        if let Some(&id) = self.ids.get(&ident(pos)) {
+    fn nomate_attacker_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if let Some(id) = self.find(pos, b) {
             return Ok(id); // cycles are allowed
         }
-        if let Some(m) = self.cover(pos) {
-            let id = self.new_id(pos)?;
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
-        if let Some(r) = self.via_general(pos, level, Self::nomate_attacker) {
+        if b == 0 {
+            // No plies left: no mate within 0 (a leaf of the bounded graph).
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::Moves(Vec::new()));
+            return Ok(id);
+        }
+        if let Some(r) = self.via_general(pos, b, Self::nomate_attacker) {
             return r;
         }
-        let id = self.new_id(pos)?;
+        let id = self.new_id(pos, b)?;
         let mut moves = Vec::new();
         for m in Self::checks(pos) {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            moves.push((m, self.nomate_defender(&child, level)?));
+            moves.push((m, self.nomate_defender(&child, budget_minus(b))?));
         }
         self.finish(id, pos, Body::Moves(moves));
         Ok(id)
@@ -636,22 +742,23 @@ impl Extractor<'_> {
     /// searched in each round of [`NOMATE_REPLY_NODES`], then with
     /// [`ExtractLimits::fallback_nodes`]. A reply whose subgraph cannot be completed is
     /// taken back ([`Self::rollback`]) and the next one tried.
-    fn nomate_defender(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        self.memo_failure(pos, level, Self::nomate_defender_)
+    fn nomate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::nomate_defender_)
     }
 
-    fn nomate_defender_(&mut self, pos: &Position, level: usize) -> Result<usize, ExtractError> {
-        if let Some(&id) = self.ids.get(&ident(pos)) {
+    fn nomate_defender_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if let Some(id) = self.find(pos, b) {
             return Ok(id);
         }
-        if let Some(m) = self.cover(pos) {
-            let id = self.new_id(pos)?;
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
             self.finish(id, pos, Body::CoveredBy(m));
             return Ok(id);
         }
-        if let Some(r) = self.via_general(pos, level, Self::nomate_defender) {
+        if let Some(r) = self.via_general(pos, b, Self::nomate_defender) {
             return r;
         }
+        let cb = budget_minus(b);
         let after = |r: Move| {
             let mut c = pos.clone();
             c.play_unchecked(r);
@@ -662,7 +769,7 @@ impl Extractor<'_> {
             .into_iter()
             .map(|r| (r, after(r)))
             .collect();
-        let id = self.new_id(pos)?;
+        let id = self.new_id(pos, b)?;
         let mut last = stuck(pos, "no reply known to refute the mate");
         let mut tried = vec![false; replies.len()];
         // Graph, cover and table first (no search).
@@ -670,11 +777,12 @@ impl Extractor<'_> {
             .iter()
             .enumerate()
             .filter_map(|(i, (_, c))| {
-                let rank = if self.ids.contains_key(&ident(c)) {
+                let rank = if self.find(c, cb).is_some() {
                     0
-                } else if self.cover(c).is_some() {
+                } else if self.cover(c, cb).is_some() {
                     1
-                } else if self.probe_disproven(c, level) {
+                } else if cb == 0 || self.probe_disproven(c, cb) {
+                    // (With no plies left the child is a leaf.)
                     2
                 } else {
                     return None;
@@ -702,7 +810,7 @@ impl Extractor<'_> {
                     let open: Vec<usize> = (0..replies.len()).filter(|&i| !tried[i]).collect();
                     for i in open {
                         let before = self.fresh_nodes;
-                        match self.solve_assuming(&replies[i].1, n) {
+                        match self.solve_assuming(&replies[i].1, n, cb) {
                             Ok(Outcome::NoMate) => found.push((self.fresh_nodes - before, i)),
                             // Mate whatever the graph: no refutation.
                             Ok(Outcome::Mate) => tried[i] = true,
@@ -724,7 +832,7 @@ impl Extractor<'_> {
                 }
                 tried[i] = true;
                 let snap = self.snapshot();
-                match self.nomate_attacker(&replies[i].1, level) {
+                match self.nomate_attacker(&replies[i].1, cb) {
                     Ok(c) => {
                         self.finish(id, pos, Body::Moves(vec![(replies[i].0, c)]));
                         return Ok(id);
@@ -742,6 +850,15 @@ impl Extractor<'_> {
         }
         self.rollback(id);
         Err(last)
+    }
+}
+
+/// `b` − 1 plies, saturating at 0; [`UNBOUNDED`] stays.
+fn budget_minus(b: u16) -> u16 {
+    if b == UNBOUNDED {
+        b
+    } else {
+        b.saturating_sub(1)
     }
 }
 
@@ -793,6 +910,20 @@ pub fn extract_with(
         Outcome::NoMate => Claim::Nomate,
         Outcome::Unknown => return Err(ExtractError::NotSolved("unknown")),
     };
+    graph(solver, root, claim, UNBOUNDED, limits)
+}
+
+/// The graph of `claim` from `root` under budget `budget` ([`UNBOUNDED`]: a plain
+/// certificate; else mate within `budget` plies or no mate within `budget`, every reply
+/// counted, the solvers counting futile interpositions), its nodes numbered from 0 in
+/// depth-first order.
+fn graph(
+    solver: &Solver<Position>,
+    root: &Position,
+    claim: Claim,
+    budget: u16,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
     let mut x = Extractor {
         root_solver: solver,
         fallback: [None, None],
@@ -807,13 +938,16 @@ pub fn extract_with(
         claim,
         nodes: Vec::new(),
         ids: HashMap::new(),
+        budgets: Vec::new(),
+        depths: Vec::new(),
+        bounded: budget != UNBOUNDED,
         finished: HashMap::new(),
         on_stack: Vec::new(),
         spec_failed: Default::default(),
     };
     let r = match claim {
-        Claim::Mate => x.mate_attacker(root, 0)?,
-        Claim::Nomate => x.nomate_attacker(root, 0)?,
+        Claim::Mate => x.mate_attacker(root, budget)?,
+        Claim::Nomate => x.nomate_attacker(root, budget)?,
     };
     // Forgotten (failed) nodes leave holes: renumber the reachable ones from 0.
     let mut map = vec![usize::MAX; x.nodes.len()];
@@ -854,7 +988,75 @@ pub fn extract_with(
         root: 0,
         plies,
         nodes,
+        length: None,
     })
+}
+
+/// The certificate of a proven-shortest mate counting every reply (`count_futile`,
+/// `shortest: Some(true)`): a mate graph of depth at most L (the line's length), built
+/// from proofs whose length bounds fit the remaining budget, and a bounded no-mate graph
+/// proving no mate within L − 2 (absent when L < 3), built from the solver's budgeted
+/// disproofs and budgeted searches with the graph assumed ([`Solver::solve_assuming`]);
+/// one version-2 file (`specs/certificate.md`). Each half gets `limits` of its own.
+///
+/// # Errors
+/// [`ExtractError::NotSolved`] unless `result` is such an answer of a solver that counted
+/// futile interpositions; else as [`extract_with`].
+pub fn extract_length_with(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
+    if result.outcome != Outcome::Mate || result.shortest != Some(true) {
+        return Err(ExtractError::NotSolved("unproven-length"));
+    }
+    if !solver.options().count_futile {
+        return Err(ExtractError::NotSolved("uncounted-futile"));
+    }
+    let len = u16::try_from(result.line.len())
+        .ok()
+        .filter(|&l| l < UNBOUNDED)
+        .ok_or_else(|| stuck(root, "line too long"))?;
+    let mut cert = graph(solver, root, Claim::Mate, len, limits)?;
+    let mut nomate_root = None;
+    if len >= 3 {
+        let no = graph(solver, root, Claim::Nomate, len - 2, limits)?;
+        let off = cert.nodes.len();
+        nomate_root = Some(off + no.root);
+        for mut n in no.nodes {
+            n.body = match n.body {
+                Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
+                Body::CoveredBy(m) => Body::CoveredBy(m + off),
+            };
+            cert.nodes.push(n);
+        }
+    }
+    cert.length = Some(Length {
+        plies: u32::from(len),
+        nomate_root,
+    });
+    Ok(cert)
+}
+
+/// [`extract_length_with`] under the limits of [`extract`].
+///
+/// # Errors
+/// As [`extract_length_with`].
+pub fn extract_length(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+) -> Result<Certificate, ExtractError> {
+    extract_length_with(solver, root, result, default_limits(result))
+}
+
+fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
+    let d = ExtractLimits::default();
+    ExtractLimits {
+        fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
+        ..d
+    }
 }
 
 /// [`extract_with`] under the default [`ExtractLimits`], the fallback node total raised
@@ -867,12 +1069,7 @@ pub fn extract(
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
-    let d = ExtractLimits::default();
-    let limits = ExtractLimits {
-        fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
-        ..d
-    };
-    extract_with(solver, root, result, limits)
+    extract_with(solver, root, result, default_limits(result))
 }
 
 #[derive(Serialize)]
@@ -882,6 +1079,10 @@ struct Header {
     result: Claim,
     root: usize,
     plies: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nomate_root: Option<Option<usize>>,
 }
 
 /// Writes `cert` as JSON lines (`specs/certificate.md`).
@@ -891,10 +1092,12 @@ struct Header {
 pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<()> {
     let h = Header {
         format: "shogi-lab/tsume-certificate",
-        version: 1,
+        version: if cert.length.is_some() { 2 } else { 1 },
         result: cert.result,
         root: cert.root,
         plies: cert.plies,
+        length: cert.length.map(|l| l.plies),
+        nomate_root: cert.length.map(|l| l.nomate_root),
     };
     writeln!(
         out,
@@ -903,7 +1106,7 @@ pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<
     )?;
     for (id, n) in cert.nodes.iter().enumerate() {
         let sfen = write_sfen(&n.pos);
-        let line = match &n.body {
+        let mut line = match &n.body {
             Body::Moves(v) => {
                 let moves: Vec<(String, usize)> =
                     v.iter().map(|(m, c)| (m.to_string(), *c)).collect();
@@ -911,6 +1114,9 @@ pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<
             }
             Body::CoveredBy(m) => serde_json::json!({"id": id, "sfen": sfen, "covered_by": m}),
         };
+        if let Some(b) = n.budget {
+            line["budget"] = b.into();
+        }
         writeln!(out, "{line}")?;
     }
     Ok(())
