@@ -130,6 +130,9 @@ const NOMATE_REPLY_NODES: [u64; 3] = [256, 4096, SMALL_SOLVE_NODES];
 pub struct ExtractLimits {
     /// Most graph nodes.
     pub max_nodes: usize,
+    /// Most nodes created in all, those taken back included (table-only work is
+    /// bounded by this; fallback solves by the node budgets below).
+    pub max_created: u64,
     /// Node budget of each fallback solve.
     pub fallback_nodes: u64,
     /// Table size of each fallback solver (MiB).
@@ -145,6 +148,7 @@ impl Default for ExtractLimits {
     fn default() -> Self {
         ExtractLimits {
             max_nodes: 2_000_000,
+            max_created: 10_000_000,
             fallback_nodes: 2_000_000,
             fallback_mib: 16,
             fallback_solves: 20_000,
@@ -178,6 +182,8 @@ struct Extractor<'a> {
     assumed: Option<usize>,
     fresh_solves: usize,
     fresh_nodes: u64,
+    /// Nodes created in all, those taken back included.
+    created_total: u64,
     /// Inside the settling of a general position ([`Extractor::via_general`]): table
     /// only, no fresh solves (a general position the table cannot settle is not worth
     /// the budget the node itself may need).
@@ -327,6 +333,9 @@ impl Extractor<'_> {
             .collect();
         let keep = self.assumed.is_some();
         self.assumed = Some(self.created.len());
+        // Under a budget every disproof is finite (no repetition needs the graph), and
+        // a large graph's assumed entries would fill the table: none are passed.
+        let assumed = if self.bounded { Vec::new() } else { assumed };
         let left = self.limits.fallback_total_nodes - self.fresh_nodes;
         let (outcome, used) = match self.assuming.as_mut() {
             Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep, budget),
@@ -489,6 +498,13 @@ impl Extractor<'_> {
     fn new_id(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
         if self.nodes.len() >= self.limits.max_nodes {
             return Err(ExtractError::TooLarge(self.limits.max_nodes));
+        }
+        self.created_total += 1;
+        if self.created_total > self.limits.max_created {
+            return Err(ExtractError::Budget {
+                sfen: write_sfen(pos),
+                why: format!("more than {} nodes created", self.limits.max_created),
+            });
         }
         let id = self.nodes.len();
         self.nodes.push(None);
@@ -932,6 +948,7 @@ fn graph(
         created: Vec::new(),
         fresh_solves: 0,
         fresh_nodes: 0,
+        created_total: 0,
         speculative: 0,
         limits,
         attacker: root.side_to_move(),
@@ -1048,7 +1065,13 @@ pub fn extract_length(
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
-    extract_length_with(solver, root, result, default_limits(result))
+    // A bounded no-mate graph settles many defender nodes by small budgeted searches
+    // (the table keeps few budgeted disproofs): the node total, not the count, limits them.
+    let limits = ExtractLimits {
+        fallback_solves: 200_000,
+        ..default_limits(result)
+    };
+    extract_length_with(solver, root, result, limits)
 }
 
 fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
