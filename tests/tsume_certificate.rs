@@ -7,7 +7,7 @@ use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
 use shogi_lab::notation::sfen::{parse_setup, write_setup};
 use shogi_lab::rules::{Color, PieceKind, Position};
-use shogi_lab::tsume::certificate::{extract, write_jsonl};
+use shogi_lab::tsume::certificate::{extract, extract_length, write_jsonl};
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{load_problem, DefenderHand, Outcome, Solver, SolverOptions};
 use std::process::Command;
@@ -547,4 +547,187 @@ fn cli_writes_certificates_the_checker_accepts() {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["certified"], Value::Null);
+}
+
+// ---- length certificates (version 2: `--count-futile`, `shortest: true`) ----
+
+/// Solves `pos` counting futile interpositions, extracts the version-2 certificate of
+/// the proven-shortest length, checks it: `(text, L)`.
+fn length_certificate_of(pos: &Position) -> (String, u32) {
+    let mut s = Solver::try_new(SolverOptions {
+        count_futile: true,
+        ..opts(true)
+    })
+    .unwrap();
+    let r = s.solve(pos);
+    assert_eq!(r.outcome, Outcome::Mate, "{pos:?}");
+    assert_eq!(r.shortest, Some(true), "{pos:?}");
+    let cert = extract_length(&s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let checked = check_text(&text, Some(pos)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let len = r.line.len() as u32;
+    assert_eq!(checked.length, Some(len));
+    assert!(checked.plies.unwrap() <= len);
+    (text, len)
+}
+
+#[test]
+fn hand_made_mates_certify_their_length_counting_every_reply() {
+    for (id, pos, want) in case_positions() {
+        if want != Outcome::Mate {
+            continue;
+        }
+        let (text, len) = length_certificate_of(&pos);
+        let header = &lines_of(&text)[0];
+        assert_eq!(header["version"], 2, "{id}");
+        // L < 3: nothing to disprove; else a bounded no-mate graph.
+        assert_eq!(header["nomate_root"].is_null(), len < 3, "{id}");
+    }
+}
+
+#[test]
+fn a_quick_classic_certifies_its_length() {
+    // 無双9: 29 plies counting every reply, about 0.3 s of CPU in all.
+    let (text, len) = length_certificate_of(&classic("musou-009"));
+    assert_eq!(len, 29);
+    assert!(text.lines().any(|l| l.contains("\"budget\"")));
+}
+
+#[test]
+#[ignore = "three classics, about 15 s of CPU"]
+fn more_classics_certify_their_length() {
+    for (id, len) in [("zukou-016", 23), ("zukou-030", 17), ("musou-018", 27)] {
+        assert_eq!(length_certificate_of(&classic(id)).1, len, "{id}");
+    }
+}
+
+/// The line of the first node with a budget satisfying `f`.
+fn budget_node(ls: &[Value], f: impl Fn(&Value) -> bool) -> usize {
+    ls[1..]
+        .iter()
+        .position(|v| v.get("budget").is_some() && f(v))
+        .map(|i| i + 1)
+        .expect("such a bounded node")
+}
+
+#[test]
+fn length_tampering_is_rejected_naming_the_node() {
+    let (_, pos, _) = case_positions()
+        .into_iter()
+        .find(|(id, ..)| id == "futile-only-with-budget")
+        .unwrap();
+    let (text, len) = length_certificate_of(&pos);
+    assert_eq!(len, 5);
+    let ls = lines_of(&text);
+    let id = |line: usize| ls[line]["id"].as_u64().unwrap() as usize;
+    let attacker = |v: &Value| v["sfen"].as_str().unwrap().split(' ').nth(1) == Some("b");
+    let budget = |v: &Value| v["budget"].as_u64().unwrap();
+
+    // A check missing at a bounded attacker node.
+    let a = budget_node(&ls, |v| {
+        attacker(v) && budget(v) >= 1 && v["moves"].as_array().is_some_and(|m| !m.is_empty())
+    });
+    let mut t = ls.clone();
+    t[a]["moves"].as_array_mut().unwrap().pop();
+    assert_rejected_at(&t, id(a), "a check missing at a bounded attacker node");
+
+    // A budget that jumps up along a move: the parent claims 2 plies more than its
+    // children support.
+    let p = budget_node(&ls, |v| {
+        v["moves"].as_array().is_some_and(|m| !m.is_empty()) && budget(v) >= 1
+    });
+    let mut t = ls.clone();
+    t[p]["budget"] = (budget(&ls[p]) + 2).into();
+    let e = check_text(&render(&t), None).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { node, why } if *node == id(p) && why.contains("budget")),
+        "{e}"
+    );
+
+    // A covered_by whose cover holds a smaller budget.
+    let mut t = ls.clone();
+    let c = budget_node(&ls, |v| v.get("covered_by").is_some());
+    let m = ls[c]["covered_by"].as_u64().unwrap() as usize;
+    t[c]["budget"] = (budget(&ls[m + 1]) + 1).into();
+    let e = check_text(&render(&t), None).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { node, why } if *node == id(c) && why.contains("covered_by")),
+        "{e}"
+    );
+
+    // A mate graph deeper than the claimed length (claiming 2 plies less).
+    let mut t = ls.clone();
+    t[0]["length"] = (len - 2).into();
+    assert_rejected_at(&t, 0, "a mate graph deeper than L");
+
+    // A wrong root budget: the bounded graph's root claims less than L − 2.
+    let r = ls[0]["nomate_root"].as_u64().unwrap() as usize;
+    let mut t = ls.clone();
+    t[r + 1]["budget"] = (len - 3).into();
+    assert_rejected_at(&t, r, "a root budget below L - 2");
+
+    // A bounded graph whose root is another position: the mate graph's first child.
+    let mut t = ls.clone();
+    t[0]["nomate_root"] = 1.into();
+    assert_rejected_at(&t, 1, "nomate_root not the problem");
+
+    // A leaf with budget 0 that lists moves.
+    let mut t = ls.clone();
+    let z = budget_node(&ls, |v| attacker(v) && budget(v) == 0);
+    t[z]["moves"] = t[a]["moves"].clone();
+    assert_rejected_at(&t, id(z), "a budget-0 attacker node with moves");
+
+    // Budgets in a version-1 file: unreadable (exit 2).
+    let mut t = ls.clone();
+    t[0]["version"] = 1.into();
+    assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 2);
+}
+
+#[test]
+fn a_cycle_of_covered_by_proves_nothing() {
+    // A mate-in-1 "disproven" by two copies of the root covering each other: every node
+    // alone passes its rules; only the covered_by cycle gives it away.
+    let (_, pos, _) = case_positions()
+        .into_iter()
+        .find(|(id, ..)| id == "one-ply-gold")
+        .unwrap();
+    let sfen = write_setup(&pos.to_setup());
+    let text = format!(
+        "{}\n{}\n{}\n",
+        r#"{"format":"shogi-lab/tsume-certificate","version":1,"result":"nomate","root":0,"plies":null}"#,
+        serde_json::json!({"id": 0, "sfen": sfen, "covered_by": 1}),
+        serde_json::json!({"id": 1, "sfen": sfen, "covered_by": 0}),
+    );
+    let e = check_text(&text, Some(&pos)).unwrap_err();
+    assert!(
+        matches!(&e, CheckError::Invalid { why, .. } if why.contains("cycle of covered_by")),
+        "{e}"
+    );
+}
+
+#[test]
+fn cli_reports_shortest_certified() {
+    let bin = env!("CARGO_BIN_EXE_shogi-lab");
+    let sfen = "7k1/5G3/8S/9/9/9/9/9/9 b NP 1"; // pawn-drop-not-mate, 3 plies
+    let run = |extra: &[&str]| -> Value {
+        let out = Command::new(bin)
+            .args(["tsume", sfen, "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = run(&["--count-futile"]);
+    assert_eq!(v["shortest"], true);
+    assert_eq!(v["certified"], true);
+    assert_eq!(v["shortest_certified"], true);
+    // The default mode's 無駄合 convention is not certified: null, not false.
+    let v = run(&[]);
+    assert_eq!(v["certified"], true);
+    assert!(v["shortest_certified"].is_null(), "{v}");
+    let v = run(&["--count-futile", "--no-certify"]);
+    assert!(v["shortest_certified"].is_null(), "{v}");
 }
