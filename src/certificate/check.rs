@@ -354,14 +354,13 @@ fn pass(
                 .collect()
         };
         match (mate, attacking) {
-            (false, true) if n.budget == Some(0) => {
-                if !moves.is_empty() {
-                    return Err(invalid(
-                        id,
-                        "an attacker node with budget 0 is a leaf: it lists no moves",
-                    ));
-                }
+            (false, true) if n.budget == Some(0) && !moves.is_empty() => {
+                return Err(invalid(
+                    id,
+                    "an attacker node with budget 0 is a leaf: it lists no moves",
+                ))
             }
+            (false, true) if n.budget == Some(0) => {}
             (true, true) if moves.len() != 1 => {
                 return Err(invalid(
                     id,
@@ -470,7 +469,10 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
                 b => {
                     return Err(invalid(
                         r,
-                        format!("nomate_root budget {b:?}, but length {l} needs at least {}", l - 2),
+                        format!(
+                            "nomate_root budget {b:?}, but length {l} needs at least {}",
+                            l - 2
+                        ),
                     ))
                 }
             }

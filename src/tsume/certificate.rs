@@ -788,6 +788,8 @@ impl Extractor<'_> {
         let id = self.new_id(pos, b)?;
         let mut last = stuck(pos, "no reply known to refute the mate");
         let mut tried = vec![false; replies.len()];
+        // Replies a search found mated within the budget (whatever the graph).
+        let mut mated = 0usize;
         // Graph, cover and table first (no search).
         let mut order: Vec<(u8, usize)> = replies
             .iter()
@@ -829,7 +831,10 @@ impl Extractor<'_> {
                         match self.solve_assuming(&replies[i].1, n, cb) {
                             Ok(Outcome::NoMate) => found.push((self.fresh_nodes - before, i)),
                             // Mate whatever the graph: no refutation.
-                            Ok(Outcome::Mate) => tried[i] = true,
+                            Ok(Outcome::Mate) => {
+                                tried[i] = true;
+                                mated += 1;
+                            }
                             Ok(Outcome::Unknown) => {}
                             Err(e) if fatal(&e) => {
                                 self.rollback(id);
@@ -865,6 +870,24 @@ impl Extractor<'_> {
             }
         }
         self.rollback(id);
+        if !matches!(&last, ExtractError::Stuck { sfen, .. } if *sfen != write_sfen(pos)) {
+            // The failure is this node's own: say how its replies fared.
+            let failed = tried.iter().filter(|&&t| t).count() - mated;
+            let open = replies.len() - mated - failed;
+            let within = if cb == UNBOUNDED {
+                String::new()
+            } else {
+                format!(" within {cb} plies")
+            };
+            last = stuck(
+                pos,
+                format!(
+                    "no reply known to refute the mate: of {} replies {mated} mated{within}, \
+                     {failed} failed below, {open} undecided within the search limits",
+                    replies.len()
+                ),
+            );
+        }
         Err(last)
     }
 }
