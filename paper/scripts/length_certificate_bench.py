@@ -162,9 +162,10 @@ def main():
         cmd = [a.bin, "tsume", path, "--count-futile", "--defender-hand-as-given", "--nodes", str(a.nodes)]
         o, e, cpu = run(cmd)
         rows = parse(o, e)
-        shown = (" ".join(cmd[1:]).replace(path, "random.sfen")
-                 + "; random.sfen = `gen tsume --plies L --count 10 --seed 1`, L = 1 3 5 7 9")
-        doc += ["### 50 random positions", ""] + summary("50 random", rows, cpu, shown)
+        shown = " ".join(cmd[1:]).replace(path, "random.sfen")
+        doc += ["### 50 random positions", "",
+                "random.sfen: `gen tsume --plies L --count 10 --seed 1` for L = 1 3 5 7 9.", ""]
+        doc += summary("50 random", rows, cpu, shown)
         bad = [r for r in rows if r["length"] is False or (r["result"] == "mate" and not r["shortest"])]
         if bad:
             doc += ["Not length-certified or not proven shortest:", ""] + table(bad)
