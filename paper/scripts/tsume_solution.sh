@@ -16,8 +16,15 @@ grep -v '^#' "$file" | while IFS=$'\t' read -r id sfen ref rest; do
     python3 - "$id" "$mode" "$ref" "$tmp/o" "$tmp/t" >> "$tmp/all" <<'PY'
 import json, sys
 id_, mode, ref, o, t = sys.argv[1:]
-d = json.loads(open(o).read().strip().splitlines()[-1])
+out = open(o).read().strip().splitlines()
 u, s = map(float, open(t).read().split()[-2:])
+if not out:
+    # No JSON line: the process died (a crash is a finding, not a reason to stop the run).
+    print(json.dumps({"id": id_, "mode": mode, "reference": int(ref) if ref.isdigit() else None,
+      "result": "crashed", "plies": None, "shortest": None, "no_mate_within": None,
+      "nodes": 0, "cpu_s": round(u + s, 2)}))
+    sys.exit(0)
+d = json.loads(out[-1])
 print(json.dumps({"id": id_, "mode": mode, "reference": int(ref) if ref.isdigit() else None,
   "result": d["result"], "plies": d["plies"], "shortest": d.get("shortest"),
   "no_mate_within": d.get("no_mate_within"),
@@ -34,6 +41,9 @@ for mode in ("solution", "any-mate"):
     if not r:
         continue
     mate = [x for x in r if x["result"] == "mate"]
+    crashed = [x["id"] for x in r if x["result"] == "crashed"]
+    if crashed:
+        print(f"{mode}: CRASHED on {', '.join(crashed)}")
     print(f"{mode}: {len(r)} problems, {len(mate)} mate, "
           f"{sum(1 for x in mate if x['shortest'])} proven shortest, "
           f"{sum(1 for x in mate if x['plies'] == x['reference'])} at the upstream length, "
