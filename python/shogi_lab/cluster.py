@@ -53,7 +53,8 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
         # The same fields, in the same order, as the CLI's TsumeOut (src/output/tsume.rs).
         o: Dict[str, Any] = {"id": pid, "sfen": sfen, "result": "error", "plies": None, "shortest": None,
                              "usi": None, "kif": None, "no_mate_within": None, "alternatives": None,
-                             "certified": None, "nodes": 0, "time_ms": 0, "error": None}
+                             "certified": None, "shortest_certified": None, "nodes": 0, "time_ms": 0,
+                             "error": None}
         try:
             r = tsume.solve(sfen, **limits)
         except _native.ShogiLabError as e:
@@ -65,7 +66,8 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
                   "shortest": r.shortest if mate else None,
                   "usi": " ".join(r.usi) if mate else None, "kif": r.kif,
                   "no_mate_within": r.no_mate_within,
-                  "certified": r.certified, "nodes": r.nodes, "time_ms": r.time_ms})
+                  "certified": r.certified, "shortest_certified": r.shortest_certified,
+                  "nodes": r.nodes, "time_ms": r.time_ms})
         lines.append(json.dumps(o, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
 
@@ -134,6 +136,8 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                    help="the first mate proven instead of the proven-shortest solution (as the CLI)")
     t.add_argument("--shortest", action="store_true", help=argparse.SUPPRESS)  # the default; old scripts
     t.add_argument("--no-certify", action="store_true", help="as tsume --no-certify: skip the in-process certificate check")
+    t.add_argument("--count-futile", action="store_true",
+                   help="as tsume --count-futile: count 無駄合 as plies (proven-shortest lengths then also get certified)")
     p = sub.add_parser("place", parents=[common], help="count placements")
     p.add_argument("pieces")
     p.add_argument("--sweep", action="store_true", help="count by the transfer-matrix sweep (one direction)")
@@ -191,7 +195,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"shogi-lab cluster: {a.file}: no problems in the input", file=sys.stderr)
             return 2
         limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": not a.any_mate,
-                  "certify": not a.no_certify}
+                  "certify": not a.no_certify, "count_futile": a.count_futile}
         job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(text.encode()),
                "shards": a.shards, **limits}
         ext = "jsonl"
