@@ -316,10 +316,11 @@ fn pass(
         // Where every legal move must be listed, they are generated once and a listed
         // move's legality is membership; elsewhere it is tested alone.
         let leaf = attacking && n.budget == Some(0);
-        let all = if mate != attacking && !leaf {
-            Some(naive::legal_moves(&mut p))
-        } else {
-            None
+        // A nomate attacker node must list its legal checks: those alone are generated.
+        let all = match (mate != attacking && !leaf, attacking) {
+            (true, true) => Some(naive::legal_checks(&mut p)),
+            (true, false) => Some(naive::legal_moves(&mut p)),
+            (false, _) => None,
         };
         for (usi, c) in &moves {
             let m = match parse_usi_move(usi) {
@@ -330,7 +331,7 @@ fn pass(
                 return Err(invalid(id, format!("{usi} listed twice")));
             }
             let legal = match &all {
-                Some(all) => all.contains(&m),
+                Some(all) => all.contains(&m) || (attacking && naive::is_legal(&mut p, m)),
                 None => naive::is_legal(&mut p, m),
             };
             if !legal {
@@ -380,16 +381,7 @@ fn pass(
                 }
             }
             (false, true) => {
-                let checks: Vec<Move> = all
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|&m| {
-                        p.play_unchecked(m);
-                        let c = gave_check(&p);
-                        p.undo();
-                        c
-                    })
-                    .collect();
+                let checks = all.unwrap_or_default();
                 if listed.len() != checks.len() {
                     return Err(invalid(
                         id,

@@ -191,6 +191,36 @@ pub fn legal_moves(p: &mut Position) -> Vec<Move> {
         .collect()
 }
 
+/// Every legal move of `p` that gives check (the enemy king attacked after it): as
+/// [`legal_moves`] filtered by playing each move again, but a board move is played once
+/// for both tests and a drop not at all (it gives check iff the dropped piece attacks
+/// the enemy king, by the module doc's argument). Compared with that filter in the tests.
+pub fn legal_checks(p: &mut Position) -> Vec<Move> {
+    let us = p.side_to_move();
+    let enemy_king = p.king(!us);
+    let mut out = Vec::new();
+    for m in candidates(p) {
+        let ok = match m {
+            Move::Drop { kind, to } => {
+                let occ = p.occupied().with(to);
+                enemy_king.is_some_and(|k| attacks_naive(us, kind, to, occ).has(k))
+                    && drop_passes_tests(p, kind, to)
+            }
+            Move::Normal { .. } => {
+                p.play_unchecked(m);
+                let check = enemy_king
+                    .is_some_and(|k| !p.attackers_to(us, k, p.occupied()).is_empty());
+                p.undo();
+                check && passes_tests(p, m)
+            }
+        };
+        if ok {
+            out.push(m);
+        }
+    }
+    out
+}
+
 /// Whether `m` is legal in `p` (`legal_moves_naive().contains(&m)`).
 pub fn is_legal(p: &mut Position, m: Move) -> bool {
     is_candidate(p, m) && candidate_passes(p, m)
@@ -308,6 +338,30 @@ mod tests {
                 }
             }
             assert_eq!(q, p);
+        }
+    }
+
+    #[test]
+    fn legal_checks_agree_with_play_and_test() {
+        for p in positions() {
+            let mut q = p.clone();
+            let want: Vec<Move> = p
+                .legal_moves_naive()
+                .into_iter()
+                .filter(|&m| {
+                    let mut r = p.clone();
+                    r.play_unchecked(m);
+                    let us = r.side_to_move();
+                    r.king(us)
+                        .is_some_and(|k| !r.attackers_to(!us, k, r.occupied()).is_empty())
+                })
+                .collect();
+            let mut got = legal_checks(&mut q);
+            assert_eq!(q, p, "the position comes back unchanged");
+            let mut want = want;
+            want.sort_by_key(|m| m.to_string());
+            got.sort_by_key(|m| m.to_string());
+            assert_eq!(got, want, "{p:?}");
         }
     }
 
