@@ -208,8 +208,8 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
             }
             Move::Normal { .. } => {
                 p.play_unchecked(m);
-                let check = enemy_king
-                    .is_some_and(|k| !p.attackers_to(us, k, p.occupied()).is_empty());
+                let check =
+                    enemy_king.is_some_and(|k| !p.attackers_to(us, k, p.occupied()).is_empty());
                 p.undo();
                 check && passes_tests(p, m)
             }
