@@ -293,6 +293,32 @@ fn nomate_tampering_is_rejected() {
     assert!(t[1]["moves"].as_array().unwrap().len() >= 2);
     t[1]["moves"].as_array_mut().unwrap().pop();
     assert_rejected_at(&t, 0, "a check removed");
+    // A legal move that gives no check, then an illegal one, listed at the attacker root
+    // (whose legal checks the checker generates alone): each named for what it is.
+    let root = sfen_of(&ls[1]);
+    let quiet = root
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| {
+            let mut p = root.clone();
+            p.play(m).unwrap();
+            !p.in_check()
+        })
+        .expect("the root has a quiet legal move");
+    for (usi, why) in [
+        (quiet.to_string(), "does not give check"),
+        ("9a9b".to_string(), "is not legal"),
+    ] {
+        let mut t = ls.clone();
+        t[1]["moves"][0][0] = usi.clone().into();
+        match check_text(&render(&t), None) {
+            Err(e @ CheckError::Invalid { node: 0, .. }) => {
+                assert!(e.to_string().contains(why), "{usi}: {e}")
+            }
+            other => panic!("{usi}: expected rejection at node 0, got {other:?}"),
+        }
+    }
     // The claim turned into mate: the root has several moves, not one.
     let mut t = ls.clone();
     t[0]["result"] = "mate".into();
