@@ -169,7 +169,7 @@ impl<P: MatePosition> Solver<P> {
         self.path.remove(&pk);
         self.path_hash ^= mix(pk);
         self.mid(pos, ProofNumbers::NO_THRESHOLD, depth, budget, false);
-        self.path.insert(pk, depth);
+        self.path.insert(pk, pos.board_key(), depth);
         self.path_hash ^= mix(pk);
     }
 
@@ -238,7 +238,7 @@ impl<P: MatePosition> Solver<P> {
         let prefix = mix(st.prefix[depth as usize - 1] ^ pk);
         st.prefix.push(prefix);
         st.budgets.push(budget);
-        self.path.insert(pk, depth);
+        self.path.insert(pk, pos.board_key(), depth);
         self.path_hash ^= mix(pk);
         let or = pos.side_to_move() == self.attacker;
         let mut budget = budget;
@@ -700,7 +700,7 @@ impl<P: MatePosition> Solver<P> {
             }
             self.reset_limits_for(self.opts.alt_nodes);
             self.path.clear();
-            self.path.insert(root.position_key(), 1);
+            self.path.insert(root.position_key(), root.board_key(), 1);
             self.path_hash = mix(root.position_key());
             root.play(m);
             let r = self.mid(root, ProofNumbers::NO_THRESHOLD, 2, budget, false);

@@ -19,11 +19,14 @@ fn slot(key: u64, slots: usize) -> usize {
     ((key >> 8) ^ (key >> 37)) as usize & (slots - 1)
 }
 
-/// Position key → depth on the path, with a counting filter of the keys present.
+/// Position key → depth on the path, with a counting filter of the keys present; and the
+/// boards of the path's positions (board key → how many), behind their own filter.
 pub(super) struct PathMap {
-    map: HashMap<u64, u16, KeyHash>,
+    map: HashMap<u64, (u16, u64), KeyHash>,
     /// Keys of the map per filter slot.
     counts: Box<[u16; PATH_SLOTS]>,
+    boards: HashMap<u64, u16, KeyHash>,
+    board_counts: Box<[u16; PATH_SLOTS]>,
 }
 
 impl Default for PathMap {
@@ -31,6 +34,8 @@ impl Default for PathMap {
         PathMap {
             map: HashMap::default(),
             counts: Box::new([0; PATH_SLOTS]),
+            boards: HashMap::default(),
+            board_counts: Box::new([0; PATH_SLOTS]),
         }
     }
 }
@@ -41,7 +46,7 @@ impl PathMap {
         if self.counts[slot(*key, PATH_SLOTS)] == 0 {
             return None;
         }
-        self.map.get(key)
+        self.map.get(key).map(|(d, _)| d)
     }
 
     #[inline]
@@ -49,27 +54,62 @@ impl PathMap {
         self.get(key).is_some()
     }
 
+    /// Puts the position `key` (board key `board`) on the path at `depth`; the old depth
+    /// if it was there.
     #[inline]
-    pub(super) fn insert(&mut self, key: u64, depth: u16) -> Option<u16> {
-        let old = self.map.insert(key, depth);
-        if old.is_none() {
-            self.counts[slot(key, PATH_SLOTS)] += 1;
+    pub(super) fn insert(&mut self, key: u64, board: u64, depth: u16) -> Option<u16> {
+        match self.map.insert(key, (depth, board)) {
+            Some((old, old_board)) => {
+                if old_board != board {
+                    self.remove_board(old_board);
+                    self.add_board(board);
+                }
+                Some(old)
+            }
+            None => {
+                self.counts[slot(key, PATH_SLOTS)] += 1;
+                self.add_board(board);
+                None
+            }
         }
-        old
     }
 
     #[inline]
     pub(super) fn remove(&mut self, key: &u64) -> Option<u16> {
-        let old = self.map.remove(key);
-        if old.is_some() {
-            self.counts[slot(*key, PATH_SLOTS)] -= 1;
+        let (old, board) = self.map.remove(key)?;
+        self.counts[slot(*key, PATH_SLOTS)] -= 1;
+        self.remove_board(board);
+        Some(old)
+    }
+
+    /// Whether some position of the path has this board (any hands).
+    #[inline]
+    pub(super) fn has_board(&self, board: u64) -> bool {
+        self.board_counts[slot(board, PATH_SLOTS)] != 0 && self.boards.contains_key(&board)
+    }
+
+    #[inline]
+    fn add_board(&mut self, board: u64) {
+        *self.boards.entry(board).or_insert(0) += 1;
+        self.board_counts[slot(board, PATH_SLOTS)] += 1;
+    }
+
+    #[inline]
+    fn remove_board(&mut self, board: u64) {
+        if let Some(n) = self.boards.get_mut(&board) {
+            *n -= 1;
+            if *n == 0 {
+                self.boards.remove(&board);
+            }
+            self.board_counts[slot(board, PATH_SLOTS)] -= 1;
         }
-        old
     }
 
     pub(super) fn clear(&mut self) {
         self.map.clear();
         self.counts.fill(0);
+        self.boards.clear();
+        self.board_counts.fill(0);
     }
 }
 
@@ -78,7 +118,7 @@ impl std::ops::Index<&u64> for PathMap {
     /// # Panics
     /// If `key` is not on the path (as `HashMap`'s index).
     fn index(&self, key: &u64) -> &u16 {
-        &self.map[key]
+        &self.map[key].0
     }
 }
 
@@ -134,29 +174,36 @@ mod tests {
 
     /// Random inserts, removes and lookups (keys from a small pool, so that they repeat,
     /// collide in the filter and are removed while present or absent) answer as a plain
-    /// `HashMap` does.
+    /// `HashMap` does, and `has_board` as a scan of the plain map's boards.
     #[test]
     fn filtered_maps_answer_as_hash_maps() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let pool: Vec<u64> = (0..6000).map(|_| rng.gen::<u64>() & !0xfe).collect();
-        let (mut path, mut plain) = (PathMap::default(), HashMap::<u64, u16>::new());
+        let (mut path, mut plain) = (PathMap::default(), HashMap::<u64, (u16, u64)>::new());
+        // A position's board: a few boards shared by many positions (hands differ).
+        let board_of = |k: u64| (k % 97).wrapping_mul(0x9E37_79B9_7F4A_7C15) & !0xff;
         let (mut rep, mut rep_plain) = (RepTable::default(), HashMap::new());
         let mut hits = 0;
         for step in 0..200_000u32 {
             let k = pool[rng.gen_range(0..pool.len())];
             let d = rng.gen::<u16>();
             match rng.gen_range(0..5) {
-                0 | 1 => assert_eq!(path.insert(k, d), plain.insert(k, d)),
-                2 => assert_eq!(path.remove(&k), plain.remove(&k)),
+                0 | 1 => assert_eq!(
+                    path.insert(k, board_of(k), d),
+                    plain.insert(k, (d, board_of(k))).map(|x| x.0)
+                ),
+                2 => assert_eq!(path.remove(&k), plain.remove(&k).map(|x| x.0)),
                 _ => {
-                    assert_eq!(path.get(&k), plain.get(&k));
+                    assert_eq!(path.get(&k), plain.get(&k).map(|x| &x.0));
                     assert_eq!(path.contains_key(&k), plain.contains_key(&k));
                     if plain.contains_key(&k) {
-                        assert_eq!(path[&k], plain[&k]);
+                        assert_eq!(path[&k], plain[&k].0);
                         hits += 1;
                     }
                 }
             }
+            let b = board_of(pool[rng.gen_range(0..pool.len())]);
+            assert_eq!(path.has_board(b), plain.values().any(|x| x.1 == b));
             let rk = (k, rng.gen_range(0..4u64));
             if rng.gen_bool(0.3) {
                 assert_eq!(rep.insert(rk, (d, d ^ 1)), rep_plain.insert(rk, (d, d ^ 1)));

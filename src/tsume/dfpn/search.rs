@@ -315,7 +315,7 @@ impl<P: MatePosition> Solver<P> {
                     lazy = true;
                 } else if !(budget == 0 && real_reply) {
                     let pk = pos.position_key();
-                    self.path.insert(pk, depth);
+                    self.path.insert(pk, pos.board_key(), depth);
                     self.path_hash ^= mix(pk);
                     (futile_need, futile_dep, futile_bound) =
                         self.drop_futile(pos, moves, depth, budget);
@@ -427,7 +427,7 @@ impl<P: MatePosition> Solver<P> {
             }
         };
         let my_pk = pos.position_key();
-        self.path.insert(my_pk, depth);
+        self.path.insert(my_pk, key, depth);
         self.path_hash ^= mix(my_pk);
         let start_nodes = self.nodes;
         let child_budget = budget_minus(budget, 1);
@@ -723,8 +723,13 @@ impl<P: MatePosition> Solver<P> {
             Ok(f) => Some(f),
             Err(b) => {
                 // For a new child: the bounds the unsolved entries of its board imply
-                // (`UNKNOWN_BOUNDS`; `Solver::with_bounds` from the same scan).
-                bounds = b;
+                // (`UNKNOWN_BOUNDS`; `Solver::with_bounds` from the same scan). Not from a
+                // board on the path: an ancestor's numbers would feed back into themselves
+                // through this child (新桃花源 looped at 84 M nodes, each round raising them
+                // by a few, no entry added for 1.5 G nodes; `PathMap::has_board`).
+                if !self.path.has_board(ckey) {
+                    bounds = b;
+                }
                 None
             }
         } {
