@@ -52,6 +52,8 @@ def run(binary, pid, sfen, seconds, memory):
         return {"id": pid, "result": "crashed", "exit": p.returncode,
                 "stderr": p.stderr.strip()[-300:], "cpu_s": round(cpu, 2), "wall_s": round(wall, 1)}
     d = json.loads(lines[-1])
+    # Why an answer is not certified is said on stderr (one line per problem).
+    d["notes"] = [l for l in p.stderr.splitlines() if "not certified" in l and ":" in l]
     d["cpu_s"] = round(cpu, 2)
     d["wall_s"] = round(wall, 1)
     return d
@@ -105,6 +107,10 @@ def main():
             d.get("no_mate_within") or "–",
             {True: "yes", False: "no", None: "–"}[d.get("certified")],
             d.get("replay") or "–", d.get("nodes", "–"), d["cpu_s"], d["wall_s"]))
+    notes = [n for d in rows for n in d.get("notes") or []]
+    if notes:
+        md += ["", "What the solver said on stderr about certification:", ""]
+        md += [f"- `{n}`" for n in notes]
     tmp = a.out_md + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(md) + "\n")
