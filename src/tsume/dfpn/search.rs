@@ -875,4 +875,50 @@ mod tests {
         }
         assert_eq!(compared, 24);
     }
+
+    /// A child starts from the proof number an unsolved entry of its board implies by
+    /// hand superiority, unless a position with that board is on the path (an
+    /// ancestor's number would feed back into itself: the 新桃花源 livelock).
+    #[test]
+    fn no_unsolved_bound_from_a_board_on_the_path() {
+        use crate::rules::{PieceKind, Position};
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let p = read_problems(text)
+            .into_iter()
+            .find(|p| p.id == "zukou-002")
+            .unwrap();
+        let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let mut s = Solver::<Position>::new(SolverOptions {
+            memory_mib: 16,
+            ..SolverOptions::default()
+        });
+        s.attacker = pos.side_to_move();
+        let mut checks = Vec::new();
+        pos.checks(&mut checks);
+        // A check the defender can answer (the 1-ply mate test gives its reply count).
+        let m = checks
+            .into_iter()
+            .find(|&m| {
+                MatePosition::play(&mut pos, m);
+                let n = pos.reply_count();
+                MatePosition::undo(&mut pos);
+                n > 0
+            })
+            .unwrap();
+        let (ckey, cpk, chand) = pos.keys_after(m, s.attacker);
+        // An unsolved entry of the child's board with one pawn more in hand: the child
+        // (fewer pieces) needs at least its proof number.
+        let richer = chand.add(PieceKind::Pawn);
+        s.table.store(ckey, richer, ProofNumbers { pn: 1000, dn: 7 }, 0, 9, 50);
+        let mut scratch = Vec::new();
+        let mut first = |s: &mut Solver<Position>, pos: &mut Position| {
+            s.child(pos, m, (ckey, cpk, chand), true, 1, UNBOUNDED, false, &mut scratch).pns
+        };
+        assert!(first(&mut s, &mut pos).pn >= 1000);
+        // Another position with the child's board (other hands) on the path.
+        s.path.insert(cpk ^ 0x100, ckey, 1);
+        assert!(first(&mut s, &mut pos).pn < 1000);
+        s.path.remove(&(cpk ^ 0x100));
+        assert!(first(&mut s, &mut pos).pn >= 1000);
+    }
 }
