@@ -909,10 +909,21 @@ mod tests {
         // An unsolved entry of the child's board with one pawn more in hand: the child
         // (fewer pieces) needs at least its proof number.
         let richer = chand.add(PieceKind::Pawn);
-        s.table.store(ckey, richer, ProofNumbers { pn: 1000, dn: 7 }, 0, 9, 50);
+        s.table
+            .store(ckey, richer, ProofNumbers { pn: 1000, dn: 7 }, 0, 9, 50);
         let mut scratch = Vec::new();
         let mut first = |s: &mut Solver<Position>, pos: &mut Position| {
-            s.child(pos, m, (ckey, cpk, chand), true, 1, UNBOUNDED, false, &mut scratch).pns
+            s.child(
+                pos,
+                m,
+                (ckey, cpk, chand),
+                true,
+                1,
+                UNBOUNDED,
+                false,
+                &mut scratch,
+            )
+            .pns
         };
         assert!(first(&mut s, &mut pos).pn >= 1000);
         // Another position with the child's board (other hands) on the path.
