@@ -22,8 +22,11 @@ pub(super) struct WalkState {
 }
 
 /// [`Solver::shortest_len`] keeps 1/`LOWER_BOUND_SHARE` of the nodes and time left after
-/// the first proof for ruling lengths out when the top-down search is cut short.
-const LOWER_BOUND_SHARE: u64 = 8;
+/// the first proof for ruling lengths out when the top-down search is cut short. An eighth
+/// (sessions 9–10) cost three proven lengths at 5 M nodes (無双3, 24, 40 need 4.5–4.7 M in
+/// all, more than 7/8 of the limit); with a 32nd they are proven and nothing else changes
+/// but the bounds (about 2 plies lower; none at all without the phase), `paper/paper.md` §4.t.
+const LOWER_BOUND_SHARE: u64 = 32;
 
 /// Extra exact-length defender replies the 駒余り tie-break may walk in one line walk.
 const SPARE_TRIES: u32 = 64;
