@@ -13,9 +13,11 @@
 //! graph), the renumbered graph of a claim in `graph`, the version-2 length claim in
 //! `length`, the writer in `jsonl`.
 
-use crate::notation::sfen::write_sfen;
-use crate::rules::{Move, Position};
+use crate::notation::sfen::write_setup;
+use crate::rules::{Move, Position, Setup};
 use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt;
 
 mod extract;
 mod graph;
@@ -94,9 +96,9 @@ pub enum ExtractError {
     #[error("node {sfen}: {why}")]
     Stuck {
         /// The node.
-        sfen: String,
+        sfen: NodeSfen,
         /// What failed.
-        why: String,
+        why: Cow<'static, str>,
     },
     /// The fallback solves' node budget ran out.
     #[error("node {sfen}: {why}")]
@@ -146,9 +148,59 @@ impl Default for ExtractLimits {
     }
 }
 
-fn stuck(pos: &Position, why: impl Into<String>) -> ExtractError {
+/// A node of an [`ExtractError`], written as SFEN only when the error is shown: most
+/// errors of an extraction are dropped unseen when another choice settles the node.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NodeSfen(Box<Setup>);
+
+impl NodeSfen {
+    fn of(pos: &Position) -> NodeSfen {
+        NodeSfen(Box::new(pos.to_setup()))
+    }
+
+    /// Whether this is `pos`'s SFEN.
+    fn is(&self, pos: &Position) -> bool {
+        *self.0 == pos.to_setup()
+    }
+}
+
+impl fmt::Display for NodeSfen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_setup(&self.0))
+    }
+}
+
+impl fmt::Debug for NodeSfen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&write_setup(&self.0), f)
+    }
+}
+
+fn stuck(pos: &Position, why: impl Into<Cow<'static, str>>) -> ExtractError {
     ExtractError::Stuck {
-        sfen: write_sfen(pos),
+        sfen: NodeSfen::of(pos),
         why: why.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::sfen::write_sfen;
+
+    #[test]
+    fn a_stuck_node_is_shown_by_its_sfen() {
+        let pos = crate::tsume::load_problem(
+            "8k/9/8P/9/9/9/9/9/9 b G 1",
+            crate::tsume::DefenderHand::Remaining,
+        )
+        .expect("problem");
+        let e = stuck(&pos, "cycle");
+        assert_eq!(e.to_string(), format!("node {}: cycle", write_sfen(&pos)));
+        let ExtractError::Stuck { sfen, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(sfen.is(&pos));
+        assert_eq!(format!("{sfen:?}"), format!("{:?}", write_sfen(&pos)));
     }
 }

@@ -33,7 +33,7 @@ impl Extractor<'_> {
             return r;
         }
         let id = self.new_id(pos, b)?;
-        let mut last = stuck(pos, "no proven check in the table");
+        let mut last = None;
         // The table's proven checks first; then a fresh solve of this node one level down.
         for attempt in 0..2 {
             if attempt == 1 {
@@ -61,12 +61,12 @@ impl Extractor<'_> {
                         self.forget(id, pos);
                         return Err(e);
                     }
-                    Err(e) => last = e,
+                    Err(e) => last = Some(e),
                 }
             }
         }
         self.forget(id, pos);
-        Err(last)
+        Err(last.unwrap_or_else(|| stuck(pos, "no proven check in the table")))
     }
 
     /// Checks whose child is proven within `b` − 1 plies: those into a finished node of

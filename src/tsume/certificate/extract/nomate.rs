@@ -7,7 +7,6 @@
 use super::super::{stuck, Body, ExtractError};
 use super::fallback::SMALL_SOLVE_NODES;
 use super::{budget_minus, fatal, Extractor};
-use crate::notation::sfen::write_sfen;
 use crate::rules::{Move, Position};
 use crate::tsume::table::UNBOUNDED;
 use crate::tsume::Outcome;
@@ -94,7 +93,8 @@ impl Extractor<'_> {
             .map(|r| (r, after(r)))
             .collect();
         let id = self.new_id(pos, b)?;
-        let mut last = stuck(pos, "no reply known to refute the mate");
+        // The last failure below this node, if any.
+        let mut last = None;
         let mut tried = vec![false; replies.len()];
         // Replies a search found mated within the budget (whatever the graph).
         let mut mated = 0usize;
@@ -148,7 +148,7 @@ impl Extractor<'_> {
                                 self.rollback(id);
                                 return Err(e);
                             }
-                            Err(e) => last = e,
+                            Err(e) => last = Some(e),
                         }
                     }
                     found.sort_unstable();
@@ -172,30 +172,34 @@ impl Extractor<'_> {
                     }
                     Err(e) => {
                         self.rollback(snap);
-                        last = e;
+                        last = Some(e);
                     }
                 }
             }
         }
         self.rollback(id);
-        if !matches!(&last, ExtractError::Stuck { sfen, .. } if *sfen != write_sfen(pos)) {
-            // The failure is this node's own: say how its replies fared.
-            let failed = tried.iter().filter(|&&t| t).count() - mated;
-            let open = replies.len() - mated - failed;
-            let within = if cb == UNBOUNDED {
-                String::new()
-            } else {
-                format!(" within {cb} plies")
-            };
-            last = stuck(
-                pos,
-                format!(
-                    "no reply known to refute the mate: of {} replies {mated} mated{within}, \
-                     {failed} failed below, {open} undecided within the search limits",
-                    replies.len()
-                ),
-            );
+        // A node below got stuck: pass its failure up.
+        let below = matches!(&last, Some(ExtractError::Stuck { sfen, .. }) if !sfen.is(pos));
+        match last {
+            Some(e) if below => Err(e),
+            _ => {
+                // The failure is this node's own: say how its replies fared.
+                let failed = tried.iter().filter(|&&t| t).count() - mated;
+                let open = replies.len() - mated - failed;
+                let within = if cb == UNBOUNDED {
+                    String::new()
+                } else {
+                    format!(" within {cb} plies")
+                };
+                Err(stuck(
+                    pos,
+                    format!(
+                        "no reply known to refute the mate: of {} replies {mated} mated{within}, \
+                         {failed} failed below, {open} undecided within the search limits",
+                        replies.len()
+                    ),
+                ))
+            }
         }
-        Err(last)
     }
 }
