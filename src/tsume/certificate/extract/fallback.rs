@@ -15,6 +15,20 @@ use crate::tsume::{Outcome, Solver, SolverOptions};
 /// Node budget of a fallback solve on the small (1 MiB) table.
 pub(super) const SMALL_SOLVE_NODES: u64 = 20_000;
 
+/// The assuming solver starts on a small (1 MiB) table: most nomate extractions search
+/// a few hundred nodes, and setting up a large table
+/// ([`ExtractLimits::fallback_mib`](super::super::ExtractLimits::fallback_mib): its
+/// move-count memo cleared page by page, 0.5 ms) costs more than all of them. It moves
+/// to a large table when its table is cleared anyway (a rollback took assumptions back)
+/// after this many nodes on the small one...
+const ASSUMING_SMALL_NODES: u64 = 1024;
+
+/// ... or, without a rollback, after this many (a search from an empty table, the
+/// assumptions passed again). The two tables search alike only until the small one
+/// holds 16 384 entries (where the large one grows past it), so a graph may differ
+/// from one found on the large table from the start; it is checked as any other.
+const ASSUMING_SMALL_MAX_NODES: u64 = 8192;
+
 impl Extractor<'_> {
     /// Solves `pos` (attacker to move) afresh on the fallback solver, replacing its
     /// table. Every table's solved entries hold wherever they are reached (disproofs
@@ -97,9 +111,21 @@ impl Extractor<'_> {
             return Err(stuck(pos, "not in the table (general position)"));
         }
         self.spend(pos)?;
-        if self.assuming.is_none() {
+        let clearing = self.assumed.is_none();
+        let outgrown = self.assuming_small.is_some_and(|n| {
+            n >= ASSUMING_SMALL_MAX_NODES || (clearing && n >= ASSUMING_SMALL_NODES)
+        });
+        if self.assuming.is_none() || outgrown {
+            let mib = if outgrown {
+                self.assuming_small = None;
+                // The large table starts empty: every assumption passed again.
+                self.assumed = None;
+                self.limits.fallback_mib
+            } else {
+                self.limits.fallback_mib.min(1)
+            };
             let opts = SolverOptions {
-                memory_mib: self.limits.fallback_mib,
+                memory_mib: mib,
                 shortest: false,
                 count_futile: self.bounded,
                 ..SolverOptions::default()
@@ -125,6 +151,9 @@ impl Extractor<'_> {
             None => (Outcome::Unknown, 0),
         };
         self.fresh_nodes += used;
+        if let Some(n) = self.assuming_small.as_mut() {
+            *n = if keep { *n + used } else { used };
+        }
         Ok(outcome)
     }
 }

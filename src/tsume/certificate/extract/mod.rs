@@ -40,6 +40,9 @@ struct Extractor<'a> {
     /// Nomate: the solver that searches a defender's reply with the graph so far taken
     /// as disproven ([`Solver::solve_assuming`]).
     assuming: Option<Solver<Position>>,
+    /// Nodes the assuming solver searched since its table was last cleared, while that
+    /// table is the small one (`None`: the large one).
+    assuming_small: Option<u64>,
     /// How many nodes of `created` the assuming solver's table holds as disproven
     /// (`None`: its table must start afresh, after a rollback took some back).
     assumed: Option<usize>,
@@ -351,6 +354,7 @@ pub(super) fn settle(
         root_solver: solver,
         fallback: [None, None],
         assuming: None,
+        assuming_small: Some(0),
         assumed: None,
         created: Vec::new(),
         fresh_solves: 0,
