@@ -1,0 +1,159 @@
+//! Fallback solves of the extractor (`specs/certificate.md`): a node the root solver's
+//! table cannot settle is solved afresh with a node budget (a small solver whose table
+//! also serves as hints, then a large one), and a nomate defender's reply is searched
+//! with the graph so far taken as disproven ([`Solver::solve_assuming`]). All of them
+//! draw on the budgets of [`ExtractLimits`](super::super::ExtractLimits).
+
+use super::super::stuck;
+use super::super::ExtractError;
+use super::Extractor;
+use crate::notation::sfen::write_sfen;
+use crate::rules::{Hand, Position};
+use crate::tsume::table::UNBOUNDED;
+use crate::tsume::{Outcome, Solver, SolverOptions};
+
+/// Node budget of a fallback solve on the small (1 MiB) table.
+pub(super) const SMALL_SOLVE_NODES: u64 = 20_000;
+
+/// The assuming solver starts on a small (1 MiB) table: most nomate extractions search
+/// a few hundred nodes, and setting up a large table
+/// ([`ExtractLimits::fallback_mib`](super::super::ExtractLimits::fallback_mib): its
+/// move-count memo cleared page by page, 0.5 ms) costs more than all of them. It moves
+/// to a large table when its table is cleared anyway (a rollback took assumptions back)
+/// after this many nodes on the small one...
+const ASSUMING_SMALL_NODES: u64 = 1024;
+
+/// ... or, without a rollback, after this many (a search from an empty table, the
+/// assumptions passed again). The two tables search alike only until the small one
+/// holds 16 384 entries (where the large one grows past it), so a graph may differ
+/// from one found on the large table from the start; it is checked as any other.
+const ASSUMING_SMALL_MAX_NODES: u64 = 8192;
+
+impl Extractor<'_> {
+    /// Solves `pos` (attacker to move) afresh on the fallback solver, replacing its
+    /// table. Every table's solved entries hold wherever they are reached (disproofs
+    /// that lean on a path are never stored), so they stay valid hints.
+    /// Under a budget `b` (bounded extraction) the solve proves mate within `b` plies,
+    /// every reply counted.
+    pub(super) fn fresh(&mut self, pos: &Position, b: u16) -> Result<Outcome, ExtractError> {
+        if self.speculative > 0 {
+            return Err(stuck(pos, "not in the table (general position)"));
+        }
+        self.spend(pos)?;
+        // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
+        // one each time would dominate), the large one only when that runs out.
+        let tiers = [
+            (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
+            (self.limits.fallback_mib, self.limits.fallback_nodes),
+        ];
+        for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
+            if self.fallback[tier].is_none() {
+                let opts = SolverOptions {
+                    nodes: Some(nodes),
+                    memory_mib: mib,
+                    shortest: false,
+                    count_futile: self.bounded,
+                    ..SolverOptions::default()
+                };
+                let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+                self.fallback[tier] = Some(s);
+            }
+            let (outcome, nodes) =
+                self.fallback[tier]
+                    .as_mut()
+                    .map_or((Outcome::Unknown, 0), |s| {
+                        if b == UNBOUNDED {
+                            let r = s.solve(pos);
+                            (r.outcome, r.stats.nodes)
+                        } else {
+                            s.solve_assuming(pos, &[], nodes, false, b)
+                        }
+                    });
+            self.fresh_nodes += nodes;
+            if outcome != Outcome::Unknown {
+                return Ok(outcome);
+            }
+        }
+        Ok(Outcome::Unknown)
+    }
+
+    /// Counts one fallback solve, or fails when the solves' budget is spent.
+    fn spend(&mut self, pos: &Position) -> Result<(), ExtractError> {
+        let budget = |why: String| ExtractError::Budget {
+            sfen: write_sfen(pos),
+            why,
+        };
+        if self.fresh_solves >= self.limits.fallback_solves {
+            return Err(budget(format!(
+                "more than {} fallback solves",
+                self.limits.fallback_solves
+            )));
+        }
+        if self.fresh_nodes >= self.limits.fallback_total_nodes {
+            return Err(budget(format!(
+                "fallback solves used more than {} nodes",
+                self.limits.fallback_total_nodes
+            )));
+        }
+        self.fresh_solves += 1;
+        Ok(())
+    }
+
+    /// Nomate: searches `pos` (attacker to move) with every node of the graph taken as
+    /// disproven, within `nodes` nodes.
+    pub(super) fn solve_assuming(
+        &mut self,
+        pos: &Position,
+        nodes: u64,
+        budget: u16,
+    ) -> Result<Outcome, ExtractError> {
+        if self.speculative > 0 {
+            return Err(stuck(pos, "not in the table (general position)"));
+        }
+        self.spend(pos)?;
+        let clearing = self.assumed.is_none();
+        let outgrown = self.assuming_small.is_some_and(|n| {
+            n >= ASSUMING_SMALL_MAX_NODES || (clearing && n >= ASSUMING_SMALL_NODES)
+        });
+        if self.assuming.is_none() || outgrown {
+            let mib = if outgrown {
+                self.assuming_small = None;
+                // The large table starts empty: every assumption passed again.
+                self.assumed = None;
+                self.limits.fallback_mib
+            } else {
+                self.limits.fallback_mib.min(1)
+            };
+            let opts = SolverOptions {
+                memory_mib: mib,
+                shortest: false,
+                count_futile: self.bounded,
+                ..SolverOptions::default()
+            };
+            let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+            self.assuming = Some(s);
+        }
+        let att = self.attacker;
+        let from = self.assumed.unwrap_or(0);
+        let assumed: Vec<(u64, Hand, u16)> = self.created[from..]
+            .iter()
+            .zip(&self.budgets[from..])
+            .map(|((id, hands), &b)| (id.0 | id.1 as u64, hands[att.index()], b))
+            .collect();
+        let keep = self.assumed.is_some();
+        self.assumed = Some(self.created.len());
+        // Under a budget every disproof is finite (no repetition needs the graph), and
+        // a large graph's assumed entries would fill the table: none are passed.
+        let assumed = if self.bounded { Vec::new() } else { assumed };
+        let left = self.limits.fallback_total_nodes - self.fresh_nodes;
+        let (outcome, used) = match self.assuming.as_mut() {
+            Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep, budget),
+            None => (Outcome::Unknown, 0),
+        };
+        self.fresh_nodes += used;
+        if let Some(n) = self.assuming_small.as_mut() {
+            *n = if keep { *n + used } else { used };
+        }
+        Ok(outcome)
+    }
+}

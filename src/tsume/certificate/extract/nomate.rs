@@ -1,0 +1,205 @@
+//! The nomate graph (`specs/certificate.md`): an attacker node lists every legal check;
+//! a defender node takes one reply into the graph (a repetition), into a covered or
+//! disproven position, or one a search with the graph taken as disproven refutes
+//! ([`Solver::solve_assuming`](crate::tsume::Solver::solve_assuming)), taking back a choice that fails. Under a budget `b`
+//! each node claims no mate within `b` plies.
+
+use super::super::{stuck, Body, ExtractError};
+use super::fallback::SMALL_SOLVE_NODES;
+use super::{budget_minus, fatal, Extractor};
+use crate::rules::{Move, Position};
+use crate::tsume::table::UNBOUNDED;
+use crate::tsume::Outcome;
+
+/// Node budgets of the rounds in which a nomate defender node searches its open
+/// replies (with the graph taken as disproven), before one of
+/// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes): a round stops at the budget where some reply is
+/// refuted, so a reply hard to decide costs little while an easy refutation exists
+/// (the assuming solver keeps its table, so a later round goes on where the last
+/// stopped).
+const NOMATE_REPLY_NODES: [u64; 3] = [256, 4096, SMALL_SOLVE_NODES];
+
+impl Extractor<'_> {
+    pub(super) fn nomate_attacker(
+        &mut self,
+        pos: &Position,
+        b: u16,
+    ) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::nomate_attacker_)
+    }
+
+    fn nomate_attacker_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if let Some(id) = self.find(pos, b) {
+            return Ok(id); // cycles are allowed
+        }
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(id);
+        }
+        if b == 0 {
+            // No plies left: no mate within 0 (a leaf of the bounded graph).
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::Moves(Vec::new()));
+            return Ok(id);
+        }
+        if let Some(r) = self.via_general(pos, b, Self::nomate_attacker) {
+            return r;
+        }
+        let id = self.new_id(pos, b)?;
+        let mut moves = Vec::new();
+        for m in Self::checks(pos) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            moves.push((m, self.nomate_defender(&child, budget_minus(b))?));
+        }
+        self.finish(id, pos, Body::Moves(moves));
+        Ok(id)
+    }
+
+    /// A nomate defender node: one reply into a position that is no mate given the
+    /// graph (cycles allowed). Replies into the graph first, then into a position a
+    /// graph node covers, then into a disproven position of a table, then each reply
+    /// searched with the graph taken as disproven ([`Solver::solve_assuming`](crate::tsume::Solver::solve_assuming): this is
+    /// what certifies disproofs that lean on a repetition of the path), every open reply
+    /// searched in each round of [`NOMATE_REPLY_NODES`], then with
+    /// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes). A reply whose subgraph cannot be completed is
+    /// taken back ([`Self::rollback`]) and the next one tried.
+    fn nomate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        self.memo_failure(pos, b, Self::nomate_defender_)
+    }
+
+    fn nomate_defender_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if let Some(id) = self.find(pos, b) {
+            return Ok(id);
+        }
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(id);
+        }
+        if let Some(r) = self.via_general(pos, b, Self::nomate_defender) {
+            return r;
+        }
+        let cb = budget_minus(b);
+        let after = |r: Move| {
+            let mut c = pos.clone();
+            c.play_unchecked(r);
+            c
+        };
+        let replies: Vec<(Move, Position)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|r| (r, after(r)))
+            .collect();
+        let id = self.new_id(pos, b)?;
+        // The last failure below this node, if any.
+        let mut last = None;
+        let mut tried = vec![false; replies.len()];
+        // Replies a search found mated within the budget (whatever the graph).
+        let mut mated = 0usize;
+        // Graph, cover and table first (no search).
+        let mut order: Vec<(u8, usize)> = replies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, c))| {
+                let rank = if self.find(c, cb).is_some() {
+                    0
+                } else if self.cover(c, cb).is_some() {
+                    1
+                } else if cb == 0 || self.probe_disproven(c, cb) {
+                    // (With no plies left the child is a leaf.)
+                    2
+                } else {
+                    return None;
+                };
+                Some((rank, i))
+            })
+            .collect();
+        order.sort_unstable();
+        let rounds: Vec<Option<u64>> = std::iter::once(None)
+            .chain(
+                NOMATE_REPLY_NODES
+                    .iter()
+                    .map(|&n| Some(self.limits.fallback_nodes.min(n))),
+            )
+            .chain(std::iter::once(Some(self.limits.fallback_nodes)))
+            .collect();
+        for round in rounds {
+            let candidates: Vec<usize> = match round {
+                None => order.iter().map(|&(_, i)| i).collect(),
+                Some(n) => {
+                    // Every open reply searched; the refutations tried cheapest first
+                    // (the one the search disproves with the fewest nodes leans most on
+                    // the graph, and keeps it small).
+                    let mut found = Vec::new();
+                    let open: Vec<usize> = (0..replies.len()).filter(|&i| !tried[i]).collect();
+                    for i in open {
+                        let before = self.fresh_nodes;
+                        match self.solve_assuming(&replies[i].1, n, cb) {
+                            Ok(Outcome::NoMate) => found.push((self.fresh_nodes - before, i)),
+                            // Mate whatever the graph: no refutation.
+                            Ok(Outcome::Mate) => {
+                                tried[i] = true;
+                                mated += 1;
+                            }
+                            Ok(Outcome::Unknown) => {}
+                            Err(e) if fatal(&e) => {
+                                self.rollback(id);
+                                return Err(e);
+                            }
+                            Err(e) => last = Some(e),
+                        }
+                    }
+                    found.sort_unstable();
+                    found.into_iter().map(|(_, i)| i).collect()
+                }
+            };
+            for i in candidates {
+                if tried[i] {
+                    continue;
+                }
+                tried[i] = true;
+                let snap = self.snapshot();
+                match self.nomate_attacker(&replies[i].1, cb) {
+                    Ok(c) => {
+                        self.finish(id, pos, Body::Moves(vec![(replies[i].0, c)]));
+                        return Ok(id);
+                    }
+                    Err(e) if fatal(&e) => {
+                        self.rollback(id);
+                        return Err(e);
+                    }
+                    Err(e) => {
+                        self.rollback(snap);
+                        last = Some(e);
+                    }
+                }
+            }
+        }
+        self.rollback(id);
+        // A node below got stuck: pass its failure up.
+        let below = matches!(&last, Some(ExtractError::Stuck { sfen, .. }) if !sfen.is(pos));
+        match last {
+            Some(e) if below => Err(e),
+            _ => {
+                // The failure is this node's own: say how its replies fared.
+                let failed = tried.iter().filter(|&&t| t).count() - mated;
+                let open = replies.len() - mated - failed;
+                let within = if cb == UNBOUNDED {
+                    String::new()
+                } else {
+                    format!(" within {cb} plies")
+                };
+                Err(stuck(
+                    pos,
+                    format!(
+                        "no reply known to refute the mate: of {} replies {mated} mated{within}, \
+                         {failed} failed below, {open} undecided within the search limits",
+                        replies.len()
+                    ),
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The plain certificate (`specs/certificate.md`, version 1): the graph of a claim as
+//! the extractor settles it, its nodes renumbered from the root, and for mate its depth
+//! (longest path).
+
+use super::extract::settle;
+use super::{stuck, Body, Certificate, Claim, ExtractError, ExtractLimits, Node};
+use crate::rules::{Move, Position};
+use crate::tsume::table::UNBOUNDED;
+use crate::tsume::{Outcome, SolveResult, Solver};
+
+/// Extracts the certificate of `result` (from `solver`'s last solve of `root`).
+///
+/// # Errors
+/// [`ExtractError`] when the result is not `mate`/`nomate` or the graph cannot
+/// be completed within `limits`: the answer is then *uncertified*, never wrongly certified.
+pub fn extract_with(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
+    let claim = match result.outcome {
+        Outcome::Mate => Claim::Mate,
+        Outcome::NoMate => Claim::Nomate,
+        Outcome::Unknown => return Err(ExtractError::NotSolved("unknown")),
+    };
+    graph(solver, root, claim, UNBOUNDED, limits)
+}
+
+/// The graph of `claim` from `root` under budget `budget` as [`settle`] builds it, its
+/// nodes numbered from 0 in depth-first order.
+pub(super) fn graph(
+    solver: &Solver<Position>,
+    root: &Position,
+    claim: Claim,
+    budget: u16,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
+    let (mut nodes_by_id, r) = settle(solver, root, claim, budget, limits)?;
+    // Forgotten (failed) nodes leave holes: renumber the reachable ones from 0.
+    let mut map = vec![usize::MAX; nodes_by_id.len()];
+    let mut order = Vec::new();
+    let mut stack = vec![r];
+    map[r] = 0;
+    order.push(r);
+    while let Some(n) = stack.pop() {
+        let node = nodes_by_id[n]
+            .as_ref()
+            .ok_or_else(|| stuck(root, "unfinished node"))?;
+        let kids: Vec<usize> = match &node.body {
+            Body::Moves(v) => v.iter().map(|&(_, c)| c).collect(),
+            Body::CoveredBy(m) => vec![*m],
+        };
+        for c in kids {
+            if map[c] == usize::MAX {
+                map[c] = order.len();
+                order.push(c);
+                stack.push(c);
+            }
+        }
+    }
+    let mut nodes = Vec::with_capacity(order.len());
+    for &o in &order {
+        let mut n = nodes_by_id[o]
+            .take()
+            .ok_or_else(|| stuck(root, "unfinished node"))?;
+        n.body = match n.body {
+            Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, map[c])).collect()),
+            Body::CoveredBy(m) => Body::CoveredBy(map[m]),
+        };
+        nodes.push(n);
+    }
+    let plies = (claim == Claim::Mate).then(|| longest(&nodes, 0));
+    Ok(Certificate {
+        result: claim,
+        root: 0,
+        plies,
+        nodes,
+        length: None,
+    })
+}
+
+/// Longest path (in plies) from `root` in an acyclic graph; covered_by edges count 0.
+fn longest(nodes: &[Node], root: usize) -> u32 {
+    let mut memo: Vec<Option<u32>> = vec![None; nodes.len()];
+    // Iterative post-order to survive deep graphs.
+    let mut stack = vec![(root, false)];
+    while let Some((n, done)) = stack.pop() {
+        if memo[n].is_some() {
+            continue;
+        }
+        let kids: Vec<(usize, u32)> = match &nodes[n].body {
+            Body::Moves(v) => v.iter().map(|&(_, c)| (c, 1)).collect(),
+            Body::CoveredBy(m) => vec![(*m, 0)],
+        };
+        if done {
+            memo[n] = Some(
+                kids.iter()
+                    .map(|&(c, w)| memo[c].unwrap_or(0) + w)
+                    .max()
+                    .unwrap_or(0),
+            );
+        } else {
+            stack.push((n, true));
+            for (c, _) in kids {
+                if memo[c].is_none() {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    memo[root].unwrap_or(0)
+}
+
+/// [`extract_with`] under the default [`ExtractLimits`], the fallback node total raised
+/// to the root solve's nodes.
+///
+/// # Errors
+/// As [`extract_with`].
+pub fn extract(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+) -> Result<Certificate, ExtractError> {
+    extract_with(solver, root, result, default_limits(result))
+}
+
+pub(super) fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
+    let d = ExtractLimits::default();
+    ExtractLimits {
+        fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
+        ..d
+    }
+}

@@ -1,0 +1,74 @@
+//! The length certificate (`specs/certificate.md`, version 2) of a proven-shortest
+//! mate counting every reply (`--count-futile`): a mate graph within L plies and a
+//! bounded no-mate graph for L − 2, in one file.
+
+use super::graph::{default_limits, graph};
+use super::{stuck, Body, Certificate, Claim, ExtractError, ExtractLimits, Length};
+use crate::rules::{Move, Position};
+use crate::tsume::table::UNBOUNDED;
+use crate::tsume::{Outcome, SolveResult, Solver};
+
+/// The certificate of a proven-shortest mate counting every reply (`count_futile`,
+/// `shortest: Some(true)`): a mate graph of depth at most L (the line's length), built
+/// from proofs whose length bounds fit the remaining budget, and a bounded no-mate graph
+/// proving no mate within L − 2 (absent when L < 3), built from the solver's budgeted
+/// disproofs and budgeted searches with the graph assumed ([`Solver::solve_assuming`]);
+/// one version-2 file (`specs/certificate.md`). Each half gets `limits` of its own.
+///
+/// # Errors
+/// [`ExtractError::NotSolved`] unless `result` is such an answer of a solver that counted
+/// futile interpositions; else as [`extract_with`](super::extract_with).
+pub fn extract_length_with(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+    limits: ExtractLimits,
+) -> Result<Certificate, ExtractError> {
+    if result.outcome != Outcome::Mate || result.shortest != Some(true) {
+        return Err(ExtractError::NotSolved("unproven-length"));
+    }
+    if !solver.options().count_futile {
+        return Err(ExtractError::NotSolved("uncounted-futile"));
+    }
+    let len = u16::try_from(result.line.len())
+        .ok()
+        .filter(|&l| l < UNBOUNDED)
+        .ok_or_else(|| stuck(root, "line too long"))?;
+    let mut cert = graph(solver, root, Claim::Mate, len, limits)?;
+    let mut nomate_root = None;
+    if len >= 3 {
+        let no = graph(solver, root, Claim::Nomate, len - 2, limits)?;
+        let off = cert.nodes.len();
+        nomate_root = Some(off + no.root);
+        for mut n in no.nodes {
+            n.body = match n.body {
+                Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
+                Body::CoveredBy(m) => Body::CoveredBy(m + off),
+            };
+            cert.nodes.push(n);
+        }
+    }
+    cert.length = Some(Length {
+        plies: u32::from(len),
+        nomate_root,
+    });
+    Ok(cert)
+}
+
+/// [`extract_length_with`] under the limits of [`extract`](super::extract).
+///
+/// # Errors
+/// As [`extract_length_with`].
+pub fn extract_length(
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+) -> Result<Certificate, ExtractError> {
+    // A bounded no-mate graph settles many defender nodes by small budgeted searches
+    // (the table keeps few budgeted disproofs): the node total, not the count, limits them.
+    let limits = ExtractLimits {
+        fallback_solves: 200_000,
+        ..default_limits(result)
+    };
+    extract_length_with(solver, root, result, limits)
+}

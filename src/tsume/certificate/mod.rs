@@ -1,0 +1,206 @@
+//! Certificates: the proof or disproof graph of a solved problem, read from the
+//! solver's table ([`Solver::probe`](crate::tsume::Solver::probe)) and written as JSON
+//! lines (`specs/certificate.md`). The checker lives outside the solver, in
+//! [`crate::certificate`].
+//!
+//! - [`extract`] / [`extract_with`]: the plain mate or nomate graph (version 1);
+//! - [`extract_length`] / [`extract_length_with`]: a proven-shortest length counting
+//!   every reply, a mate graph and a bounded no-mate graph (version 2);
+//! - [`write_jsonl`]: the file.
+//!
+//! This module holds the certificate's types; the extraction itself is in `extract`
+//! (its state and table probes, the fallback solves, the mate and the nomate
+//! graph), the renumbered graph of a claim in `graph`, the version-2 length claim in
+//! `length`, the writer in `jsonl`.
+
+use crate::notation::sfen::write_setup;
+use crate::rules::{Move, Position, Setup};
+use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt;
+
+mod extract;
+mod graph;
+mod jsonl;
+mod length;
+
+pub use graph::{extract, extract_with};
+pub use jsonl::write_jsonl;
+pub use length::{extract_length, extract_length_with};
+
+/// What a certificate proves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    /// The attacker mates (plain mate: every defender reply answered).
+    Mate,
+    /// The attacker cannot mate (perpetual check fails).
+    Nomate,
+}
+
+/// One node of the graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The position.
+    pub pos: Position,
+    /// Its moves and children, or the node that covers it.
+    pub body: Body,
+    /// For a node of a bounded no-mate graph: its budget `b`, the claim "no mate within
+    /// `b` plies" (`None`: a node of a plain mate or no-mate graph).
+    pub budget: Option<u16>,
+}
+
+/// How a node is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// Moves (USI) and child node ids.
+    Moves(Vec<(Move, usize)>),
+    /// Settled by hand superiority over this node.
+    CoveredBy(usize),
+}
+
+/// A proof (mate) or disproof (nomate) graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Certificate {
+    /// What it proves.
+    pub result: Claim,
+    /// The root's id.
+    pub root: usize,
+    /// For mate: the longest path of the graph in plies.
+    pub plies: Option<u32>,
+    /// Nodes, indexed by id.
+    pub nodes: Vec<Node>,
+    /// The length claim of a proven-shortest answer (version 2 files), else `None`.
+    pub length: Option<Length>,
+}
+
+/// The certified length claim of a `shortest: true` answer counting every reply
+/// (`--count-futile`): mate within `plies` (the mate graph's depth is at most that)
+/// and no mate within `plies` − 2 (a bounded no-mate graph from `nomate_root`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Length {
+    /// The claimed shortest mate length L.
+    pub plies: u32,
+    /// The root of the bounded no-mate graph (budget ≥ L − 2); `None` when L < 3.
+    pub nomate_root: Option<usize>,
+}
+
+/// Why no certificate was produced (the answer is then reported uncertified).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    /// The result is `unknown` or a bounded no-mate: nothing to certify.
+    #[error("nothing to certify for an {0} result")]
+    NotSolved(&'static str),
+    /// A node could not be settled from the table or a fresh bounded solve.
+    #[error("node {sfen}: {why}")]
+    Stuck {
+        /// The node.
+        sfen: NodeSfen,
+        /// What failed.
+        why: Cow<'static, str>,
+    },
+    /// The fallback solves' node budget ran out.
+    #[error("node {sfen}: {why}")]
+    Budget {
+        /// The node.
+        sfen: String,
+        /// Which budget.
+        why: String,
+    },
+    /// The extraction budget (graph nodes) ran out.
+    #[error("certificate larger than {0} nodes")]
+    TooLarge(usize),
+    /// A fallback solver could not get its memory.
+    #[error("{0}")]
+    Memory(String),
+}
+
+/// Limits of one extraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractLimits {
+    /// Most graph nodes.
+    pub max_nodes: usize,
+    /// Most nodes created in all, those taken back included (table-only work is
+    /// bounded by this; fallback solves by the node budgets below).
+    pub max_created: u64,
+    /// Node budget of each fallback solve.
+    pub fallback_nodes: u64,
+    /// Table size of each fallback solver (MiB).
+    pub fallback_mib: usize,
+    /// Most fallback solves.
+    pub fallback_solves: usize,
+    /// Most nodes of all fallback solves together; [`extract`] raises it to the root
+    /// solve's own nodes, so that a failing extraction costs at most about one more solve.
+    pub fallback_total_nodes: u64,
+}
+
+impl Default for ExtractLimits {
+    fn default() -> Self {
+        ExtractLimits {
+            max_nodes: 2_000_000,
+            max_created: 10_000_000,
+            fallback_nodes: 2_000_000,
+            fallback_mib: 16,
+            fallback_solves: 20_000,
+            fallback_total_nodes: 1_000_000,
+        }
+    }
+}
+
+/// A node of an [`ExtractError`], written as SFEN only when the error is shown: most
+/// errors of an extraction are dropped unseen when another choice settles the node.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NodeSfen(Box<Setup>);
+
+impl NodeSfen {
+    fn of(pos: &Position) -> NodeSfen {
+        NodeSfen(Box::new(pos.to_setup()))
+    }
+
+    /// Whether this is `pos`'s SFEN.
+    fn is(&self, pos: &Position) -> bool {
+        *self.0 == pos.to_setup()
+    }
+}
+
+impl fmt::Display for NodeSfen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_setup(&self.0))
+    }
+}
+
+impl fmt::Debug for NodeSfen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&write_setup(&self.0), f)
+    }
+}
+
+fn stuck(pos: &Position, why: impl Into<Cow<'static, str>>) -> ExtractError {
+    ExtractError::Stuck {
+        sfen: NodeSfen::of(pos),
+        why: why.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::sfen::write_sfen;
+
+    #[test]
+    fn a_stuck_node_is_shown_by_its_sfen() {
+        let pos = crate::tsume::load_problem(
+            "8k/9/8P/9/9/9/9/9/9 b G 1",
+            crate::tsume::DefenderHand::Remaining,
+        )
+        .expect("problem");
+        let e = stuck(&pos, "cycle");
+        assert_eq!(e.to_string(), format!("node {}: cycle", write_sfen(&pos)));
+        let ExtractError::Stuck { sfen, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(sfen.is(&pos));
+        assert_eq!(format!("{sfen:?}"), format!("{:?}", write_sfen(&pos)));
+    }
+}
