@@ -261,7 +261,7 @@ impl Problem {
     }
 
     /// [`Problem::count_shard`] with the tail memo's tables kept within `memo_bytes`
-    /// (see [`TailMemo`]): a full memo stops remembering, so the count is the same for
+    /// (see `TailMemo`): a full memo stops remembering, so the count is the same for
     /// every budget; only the nodes searched grow as the budget shrinks.
     pub fn count_shard_limited(
         &self,

@@ -22,7 +22,7 @@ pub struct Kept {
     pub piece: usize,
     /// The kind it keeps.
     pub kind: Kind,
-    /// Index into [`Certificate::assignments`].
+    /// Index into the `assignments` of [`Certificate::Converged`].
     pub witness: usize,
 }
 

@@ -114,7 +114,7 @@ fn vector_rng(seed: u64, i: usize) -> ChaCha8Rng {
 }
 
 /// `gen tsume`: vector `i` (of `count`, the ones in `shard`'s block) is the first
-/// candidate of its own random walks (stream `i`, [`vector_rng`]; walk `w` of it starts
+/// candidate of its own random walks (stream `i`, `vector_rng`; walk `w` of it starts
 /// from `start(i + w)`) whose proven-shortest mate (攻方最短・玉方最長, `specs/tsume.md`)
 /// is exactly `plies` long. A candidate is a walk position where the side to move has a
 /// check, not tried before in this vector; each is solved with `shortest: true`,
@@ -289,7 +289,7 @@ impl RecordFormat {
 }
 
 /// `gen records`: random games (10–199 plies from the walk starts, ending early at mate
-/// or 千日手), written in `format`; game `i` draws from its own stream ([`vector_rng`]),
+/// or 千日手), written in `format`; game `i` draws from its own stream (`vector_rng`),
 /// and only `shard`'s block is played.
 pub fn records(
     count: usize,

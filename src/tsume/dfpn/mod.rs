@@ -6,10 +6,10 @@
 //! budget (the proven-shortest mate), one concept a file:
 //!
 //! - this file: the solver, its limits and [`Solver::solve`] (proof, minimality, line);
-//! - [`search`]: one node's expansion and the multiple iterative deepening (`mid`);
-//! - [`futility`]: 無駄合 tests under a ply budget (`specs/tsume.md`);
-//! - [`hands`]: proof and disproof pieces (証明駒・反証駒), the hand algebra;
-//! - [`path`]: the positions on the path and the path-dependent disproofs (filtered maps);
+//! - `search`: one node's expansion and the multiple iterative deepening (`mid`);
+//! - `futility`: 無駄合 tests under a ply budget (`specs/tsume.md`);
+//! - `hands`: proof and disproof pieces (証明駒・反証駒), the hand algebra;
+//! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
 //! - [`line`]: the shortest length and reading a line off the proof.
 
 mod certify;
