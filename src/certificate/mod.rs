@@ -6,6 +6,8 @@
 //! ([`crate::tsume::certificate`]); the format is `specs/certificate.md`.
 
 pub mod check;
+mod line;
 mod naive;
+mod sfen;
 
 pub use check::{check_text, CheckError, Checked};
