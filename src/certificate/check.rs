@@ -376,15 +376,15 @@ fn pass(
     attacker: Color,
     bounded: bool,
 ) -> Result<Pass, CheckError> {
-    // Node lines are at most the lines: their ids, as the extractor writes them, fit
-    // the dense index.
-    let lines = text.lines().count();
+    // A node line has well over 16 bytes: the ids the extractor writes (0, 1, 2, …)
+    // fit the dense index.
+    let lines = text.len() / 16 + 1;
     let mut out = Pass {
         ids: Vec::with_capacity(lines),
         keys: Vec::with_capacity(lines),
         budgets: Vec::with_capacity(lines),
         index: Index::new(lines),
-        edges: Vec::with_capacity(2 * lines),
+        edges: Vec::with_capacity(lines),
         covers: Vec::new(),
         root: None,
     };

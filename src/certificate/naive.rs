@@ -8,13 +8,16 @@
 //! ([`is_legal`]) without generating the others. The tests below compare all of it
 //! with [`Position::legal_moves_naive`] move by move; nothing here comes from the solver.
 //!
-//! Drops are tested without playing them ([`drop_passes_tests`]), which is exact
-//! because a drop only adds one of the mover's pieces on an empty square: the own
-//! king is attacked after it iff the opponent attacks the king with that square
+//! Moves are tested without playing them where that is exact. A drop
+//! ([`drop_passes_tests`]) only adds one of the mover's pieces on an empty square: the
+//! own king is attacked after it iff the opponent attacks the king with that square
 //! occupied (one test per square, whatever the kind dropped), and the drop gives
 //! check iff the dropped piece itself attacks the enemy king (it cannot uncover
 //! anything). Only a pawn drop that gives check is played, for the full 打ち歩詰め mate
-//! test.
+//! test. A board move ([`board_move_passes`]) leaves the occupancy without its origin
+//! and with its target, and the opponent's pieces without the one captured there: the
+//! own king (on the target if it moved) is attacked after it iff those pieces attack
+//! it with that occupancy.
 //!
 //! The checks ([`legal_checks`]) use two more exact facts, both compared with the
 //! play-and-test filter in the tests. Every shogi piece moves left-right
@@ -233,13 +236,48 @@ fn dead(kind: PieceKind, rr: u8) -> bool {
 }
 
 /// The play-and-test half of the naive generator for a pseudo-move `m` of `p`
-/// (played and taken back: `p` comes back unchanged).
+/// (played and taken back: `p` comes back unchanged); the twin that
+/// [`board_move_passes`] and [`drop_passes_tests`] are tested against.
+#[cfg(test)]
 fn passes_tests(p: &mut Position, m: Move) -> bool {
     let us = p.side_to_move();
     p.play_unchecked(m);
     let ok = played_passes(p, us, m);
     p.undo();
     ok
+}
+
+/// [`passes_tests`] for a board candidate `m`, without playing it: after a board move
+/// the occupancy is the old one without `from` and with `to`, the opponent's pieces
+/// are the old ones but a piece captured on `to`, and the own king stands on `to` if
+/// it moved; the own king is attacked after the move iff those pieces attack it with
+/// that occupancy. A board move is no drop, so the dead-piece test is all that
+/// remains. Compared with [`passes_tests`] in the tests.
+fn board_move_passes(p: &Position, m: Move) -> bool {
+    let Move::Normal { from, to, promote } = m else {
+        return false;
+    };
+    let us = p.side_to_move();
+    let Some(pc) = p.piece_at(from) else {
+        return false;
+    };
+    let king = if pc.kind == PieceKind::King {
+        Some(to)
+    } else {
+        p.king(us)
+    };
+    if let Some(k) = king {
+        let occ = p.occupied().without(from).with(to);
+        if !(p.attackers_to(!us, k, occ).without(to)).is_empty() {
+            return false;
+        }
+    }
+    let kind = if promote {
+        pc.kind.promote().unwrap_or(pc.kind)
+    } else {
+        pc.kind
+    };
+    !dead(kind, to.relative_rank(us))
 }
 
 /// Whether the side to move's king (if any) is safe once the empty square `to` is
@@ -293,7 +331,7 @@ fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
 fn candidate_passes(p: &mut Position, m: Move) -> bool {
     match m {
         Move::Drop { kind, to } => drop_passes_tests(p, kind, to),
-        Move::Normal { .. } => passes_tests(p, m),
+        Move::Normal { .. } => board_move_passes(p, m),
     }
 }
 
@@ -301,7 +339,7 @@ fn candidate_passes(p: &mut Position, m: Move) -> bool {
 /// it returns `false`; returns whether it stopped early. `p` comes back unchanged.
 fn for_each_legal(p: &mut Position, mut f: impl FnMut(Move) -> bool) -> bool {
     for m in board_candidates(p) {
-        if passes_tests(p, m) && !f(m) {
+        if board_move_passes(p, m) && !f(m) {
             return true;
         }
     }
@@ -340,8 +378,8 @@ pub fn legal_moves(p: &mut Position) -> Vec<Move> {
 
 /// Every legal move of `p` that gives check (the enemy king attacked after it): as
 /// [`legal_moves`] filtered by playing each move again, but a board move is played at
-/// most once for both tests and a drop not at all; moves that cannot give check are
-/// skipped untested (the module doc's two facts). Compared with that filter in the
+/// most once for both tests and a drop not at all, and moves that cannot give check
+/// are skipped untested (the module doc's two facts). Compared with that filter in the
 /// tests. `p` must be legal (the enemy king not attacked).
 pub fn legal_checks(p: &mut Position) -> Vec<Move> {
     let us = p.side_to_move();
@@ -350,10 +388,15 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
         return out;
     };
     let occ = p.occupied();
-    for m in board_candidates(p) {
-        let Move::Normal { from, to, promote } = m else {
-            continue;
-        };
+    let own = p.color_bb(us);
+    // By kind: the squares from which a piece of `us` attacks the king. For a move
+    // from a square off the king's lines it is the same with the mover's square
+    // emptied and its target filled (neither lies strictly between the two).
+    let mut checking = [None; PieceKind::NUM];
+    let mut checking_from =
+        |kind: PieceKind| *checking[kind.index()].get_or_insert_with(|| attacks(!us, kind, k, occ));
+    for from in own {
+        let Some(pc) = p.piece_at(from) else { continue };
         let aligned = {
             let (df, dr) = (
                 from.file().abs_diff(k.file()),
@@ -361,22 +404,42 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
             );
             df == 0 || dr == 0 || df == dr
         };
-        if !aligned && to != k {
-            let Some(pc) = p.piece_at(from) else { continue };
-            let kind = if promote {
-                pc.kind.promote().unwrap_or(pc.kind)
-            } else {
-                pc.kind
-            };
-            if !attacks(!us, kind, k, occ.without(from).with(to)).has(to) {
-                continue;
+        let promoted = pc.kind.promote();
+        // Off the king's lines only the moved piece can give check: the targets it
+        // attacks the king from (as it is, or promoted), and the king's square itself.
+        let targets = attacks(us, pc.kind, from, occ) & !own;
+        let targets = if aligned {
+            targets
+        } else {
+            let mut t = checking_from(pc.kind);
+            if let Some(pk) = promoted {
+                t |= checking_from(pk);
             }
-        }
-        p.play_unchecked(m);
-        let ok = !p.attackers_to(us, k, p.occupied()).is_empty() && played_passes(p, us, m);
-        p.undo();
-        if ok {
-            out.push(m);
+            targets & t.with(k)
+        };
+        for to in targets {
+            let may_promote =
+                promoted.is_some() && (from.relative_rank(us) <= 3 || to.relative_rank(us) <= 3);
+            for promote in [false, true] {
+                if promote && !may_promote {
+                    continue;
+                }
+                let m = Move::Normal { from, to, promote };
+                let kind = if promote {
+                    promoted.unwrap_or(pc.kind)
+                } else {
+                    pc.kind
+                };
+                if !aligned && to != k && !checking_from(kind).has(to) {
+                    continue;
+                }
+                p.play_unchecked(m);
+                let ok = !p.attackers_to(us, k, p.occupied()).is_empty() && played_passes(p, us, m);
+                p.undo();
+                if ok {
+                    out.push(m);
+                }
+            }
         }
     }
     let hand = p.hand(us);
@@ -385,7 +448,7 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
             continue;
         }
         // The empty squares from which the dropped piece attacks the king.
-        for to in attacks(!us, kind, k, occ) & !occ {
+        for to in checking_from(kind) & !occ {
             if drop_passes_tests(p, kind, to) {
                 out.push(Move::Drop { kind, to });
             }
@@ -556,6 +619,18 @@ mod tests {
                     let want = passes_tests(&mut q, m);
                     assert_eq!(drop_passes_tests(&mut q, kind, to), want, "{m} in {p:?}");
                 }
+            }
+            assert_eq!(q, p);
+        }
+    }
+
+    #[test]
+    fn board_moves_tested_unplayed_agree_with_play_and_test() {
+        for p in positions() {
+            let mut q = p.clone();
+            for m in board_candidates(&p) {
+                let want = passes_tests(&mut q, m);
+                assert_eq!(board_move_passes(&q, m), want, "{m} in {p:?}");
             }
             assert_eq!(q, p);
         }

@@ -22,22 +22,22 @@ pub fn read(text: &str) -> Result<Setup, SfenError> {
 
 /// The plain form alone; `None` for anything else.
 fn read_plain(text: &str) -> Option<Setup> {
-    let mut fields = text.split(' ');
+    let mut fields = text.as_bytes().split(|&c| c == b' ');
     let (board, side, hands) = (fields.next()?, fields.next()?, fields.next()?);
     let number = fields.next();
     if fields.next().is_some() {
         return None;
     }
     let mut setup = Setup::default();
-    read_board(board.as_bytes(), &mut setup.board)?;
+    read_board(board, &mut setup.board)?;
     setup.side_to_move = match side {
-        "b" => Color::Sente,
-        "w" => Color::Gote,
+        b"b" => Color::Sente,
+        b"w" => Color::Gote,
         _ => return None,
     };
-    setup.hands = read_hands(hands.as_bytes())?;
+    setup.hands = read_hands(hands)?;
     if let Some(n) = number {
-        setup.move_number = read_count(n.as_bytes(), u32::MAX)?;
+        setup.move_number = read_count(n, u32::MAX)?;
     }
     Some(setup)
 }
