@@ -520,10 +520,8 @@ fn pass(
                     return Err(invalid(id, "a leaf that is not in check"));
                 }
             }
-            (false, true) => {
-                if listed.len() != all.len() {
-                    return Err(invalid(id, format!("checks missing: {:?}", missing(&all))));
-                }
+            (false, true) if listed.len() != all.len() => {
+                return Err(invalid(id, format!("checks missing: {:?}", missing(&all))))
             }
             (false, false) if moves.len() != 1 => {
                 return Err(invalid(

@@ -284,8 +284,9 @@ fn board_move_passes(p: &Position, m: Move) -> bool {
 /// occupied by one of its own pieces: the own-king test of every drop on `to`.
 fn drop_square_safe(p: &Position, to: Square) -> bool {
     let us = p.side_to_move();
-    p.king(us)
-        .is_none_or(|k| p.attackers_to(!us, k, p.occupied().with(to)).is_empty())
+    p.king(us).map_or(true, |k| {
+        p.attackers_to(!us, k, p.occupied().with(to)).is_empty()
+    })
 }
 
 /// The tests of a drop of `kind` on the empty square `to` other than the own king's

@@ -44,7 +44,7 @@ fn read_plain(text: &str) -> Option<Setup> {
 
 /// A number without sign or leading zero, 1 to `max`, spanning all of `b`.
 fn read_count(b: &[u8], max: u32) -> Option<u32> {
-    if b.first().is_none_or(|&c| !(b'1'..=b'9').contains(&c)) {
+    if !matches!(b.first(), Some(b'1'..=b'9')) {
         return None;
     }
     let mut n: u32 = 0;
