@@ -376,9 +376,9 @@ fn pass(
     attacker: Color,
     bounded: bool,
 ) -> Result<Pass, CheckError> {
-    // A node line has well over 16 bytes: the ids the extractor writes (0, 1, 2, …)
-    // fit the dense index.
-    let lines = text.len() / 16 + 1;
+    // At most one node per line: the ids the extractor writes (0, 1, 2, …) fit the
+    // dense index.
+    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
     let mut out = Pass {
         ids: Vec::with_capacity(lines),
         keys: Vec::with_capacity(lines),
