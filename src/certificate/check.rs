@@ -15,12 +15,13 @@
 //! at most `length`, and a second, bounded no-mate graph (nodes with a `budget`)
 //! proves no mate within `length` − 2; `covered_by` edges never form a cycle.
 
-use super::naive;
-use crate::notation::sfen::{parse_setup, parse_usi_move, UsiMove};
-use crate::rules::{Color, Hand, Move, PieceKind, Position, Rules, Square};
+use super::line::{self, NodeLine};
+use super::{naive, sfen};
+use crate::notation::sfen::{parse_usi_move, UsiMove};
+use crate::rules::{Color, Hand, Move, Piece, PieceKind, Position, Rules, Setup, Square};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Why a certificate was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,17 +82,16 @@ struct Key {
     hands: [Hand; 2],
 }
 
-fn key_of(p: &Position) -> Key {
+/// The key of a setup (what [`Position::from_setup`] keeps of it, move number aside).
+fn key_of(s: &Setup) -> Key {
     let mut board = [0u8; 81];
-    for sq in Square::all() {
-        if let Some(pc) = p.piece_at(sq) {
-            board[sq.index()] = pc.index() as u8 + 1;
-        }
+    for (b, pc) in board.iter_mut().zip(s.board) {
+        *b = pc.map_or(0, |pc| pc.index() as u8 + 1);
     }
     Key {
         board,
-        side: p.side_to_move(),
-        hands: [p.hand(Color::Sente), p.hand(Color::Gote)],
+        side: s.side_to_move,
+        hands: [s.hands.sente, s.hands.gote],
     }
 }
 
@@ -99,20 +99,143 @@ impl Key {
     fn hand(&self, c: Color) -> Hand {
         self.hands[c.index()]
     }
+
+    fn piece(&self, sq: Square) -> Option<Piece> {
+        let i = usize::from(self.board[sq.index()].checked_sub(1)?);
+        let color = if i < 14 { Color::Sente } else { Color::Gote };
+        PieceKind::from_index(i % 14).map(|k| Piece::new(color, k))
+    }
+
+    fn set(&mut self, sq: Square, pc: Option<Piece>) {
+        self.board[sq.index()] = pc.map_or(0, |pc| pc.index() as u8 + 1);
+    }
+
+    /// The key after the legal move `m` (as [`Position::play_unchecked`] then the key;
+    /// compared in the tests). `None` if `m` moves from an empty square.
+    fn after(&self, m: Move) -> Option<Key> {
+        let mut k = *self;
+        let us = self.side;
+        let hand = &mut k.hands[us.index()];
+        match m {
+            Move::Normal { from, to, promote } => {
+                let pc = self.piece(from)?;
+                if let Some(cap) = self.piece(to) {
+                    *hand = hand.add(cap.kind.unpromote());
+                }
+                let kind = if promote {
+                    pc.kind.promote().unwrap_or(pc.kind)
+                } else {
+                    pc.kind
+                };
+                k.set(from, None);
+                k.set(to, Some(Piece::new(us, kind)));
+            }
+            Move::Drop { kind, to } => {
+                *hand = hand.remove(kind);
+                k.set(to, Some(Piece::new(us, kind)));
+            }
+        }
+        k.side = !us;
+        Some(k)
+    }
 }
 
-/// One node line as written (`specs/certificate.md`); other members are ignored.
-#[derive(serde::Deserialize)]
-struct NodeLine<'a> {
-    id: u64,
-    #[serde(borrow)]
-    sfen: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    moves: Option<Vec<(std::borrow::Cow<'a, str>, u64)>>,
-    #[serde(default)]
-    covered_by: Option<u64>,
-    #[serde(default)]
-    budget: Option<u32>,
+/// A dense number for every move (board moves by squares and promotion, drops by
+/// kind and square), for the per-node move sets.
+fn code(m: Move) -> usize {
+    match m {
+        Move::Normal { from, to, promote } => {
+            (from.index() * 81 + to.index()) * 2 + usize::from(promote)
+        }
+        Move::Drop { kind, to } => 2 * 81 * 81 + kind.index() * 81 + to.index(),
+    }
+}
+
+/// The number of move codes.
+const CODES: usize = 2 * 81 * 81 + 7 * 81;
+
+/// A set of moves as bits by [`code`], emptied by taking back what was put in.
+struct MoveSet {
+    bits: Vec<u64>,
+    moves: Vec<Move>,
+}
+
+impl MoveSet {
+    fn new() -> MoveSet {
+        MoveSet {
+            bits: vec![0; CODES.div_ceil(64)],
+            moves: Vec::new(),
+        }
+    }
+
+    /// Adds `m`; false if it was there.
+    fn insert(&mut self, m: Move) -> bool {
+        let c = code(m);
+        let (w, b) = (c / 64, 1u64 << (c % 64));
+        let fresh = self.bits[w] & b == 0;
+        if fresh {
+            self.bits[w] |= b;
+            self.moves.push(m);
+        }
+        fresh
+    }
+
+    fn contains(&self, m: Move) -> bool {
+        let c = code(m);
+        self.bits[c / 64] & (1u64 << (c % 64)) != 0
+    }
+
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn clear(&mut self) {
+        for m in self.moves.drain(..) {
+            let c = code(m);
+            self.bits[c / 64] &= !(1u64 << (c % 64));
+        }
+    }
+}
+
+/// Node ids to node indices: a vector for the small ids the extractor writes, a map
+/// for any others.
+struct Index {
+    dense: Vec<u32>,
+    sparse: HashMap<u64, u32>,
+}
+
+impl Index {
+    fn new(dense: usize) -> Index {
+        Index {
+            dense: vec![u32::MAX; dense],
+            sparse: HashMap::new(),
+        }
+    }
+
+    /// Records `id` at `ix`; false if `id` was there.
+    fn insert(&mut self, id: u64, ix: u32) -> bool {
+        match usize::try_from(id).ok().and_then(|i| self.dense.get_mut(i)) {
+            Some(slot) if *slot == u32::MAX => {
+                *slot = ix;
+                true
+            }
+            Some(_) => false,
+            None => match self.sparse.entry(id) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(ix);
+                    true
+                }
+            },
+        }
+    }
+
+    fn get(&self, id: u64) -> Option<u32> {
+        match usize::try_from(id).ok().and_then(|i| self.dense.get(i)) {
+            Some(&ix) => (ix != u32::MAX).then_some(ix),
+            None => self.sparse.get(&id).copied(),
+        }
+    }
 }
 
 fn unreadable(line: usize, col: usize, why: impl Into<String>) -> CheckError {
@@ -231,9 +354,10 @@ struct Pass {
     keys: Vec<Key>,
     /// Per node: its budget (a node of the bounded no-mate graph) or `None`.
     budgets: Vec<Option<u32>>,
-    index: HashMap<u64, u32>,
-    /// `(parent index, child id, the child's key after the move, the move)`.
-    edges: Vec<(u32, u64, Key, Move)>,
+    index: Index,
+    /// `(parent index, child id, the move)`: the child's key must be the parent's
+    /// after the move.
+    edges: Vec<(u32, u64, Move)>,
     /// `(node index, covering id)`.
     covers: Vec<(u32, u64)>,
     /// The root's position and the side it moves (the attacker).
@@ -252,16 +376,20 @@ fn pass(
     attacker: Color,
     bounded: bool,
 ) -> Result<Pass, CheckError> {
+    // At most one node per line: the ids the extractor writes (0, 1, 2, …) fit the
+    // dense index.
+    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
     let mut out = Pass {
-        ids: Vec::new(),
-        keys: Vec::new(),
-        budgets: Vec::new(),
-        index: HashMap::new(),
-        edges: Vec::new(),
+        ids: Vec::with_capacity(lines),
+        keys: Vec::with_capacity(lines),
+        budgets: Vec::with_capacity(lines),
+        index: Index::new(lines),
+        edges: Vec::with_capacity(lines),
         covers: Vec::new(),
         root: None,
     };
-    let mut listed: HashSet<Move> = HashSet::new();
+    let mut listed = MoveSet::new();
+    let mut all = MoveSet::new();
     for (i, l) in text
         .lines()
         .enumerate()
@@ -269,11 +397,12 @@ fn pass(
         .skip(1)
     {
         let line = i + 1;
-        let n: NodeLine = serde_json::from_str(l)
+        let n: NodeLine = line::read(l)
             .map_err(|e| unreadable(line, e.column(), format!("not a node line: {e}")))?;
         let id = n.id;
         let setup =
-            parse_setup(&n.sfen).map_err(|e| unreadable(line, 1, format!("bad SFEN: {e}")))?;
+            sfen::read(&n.sfen).map_err(|e| unreadable(line, 1, format!("bad SFEN: {e}")))?;
+        let key = key_of(&setup);
         // The attacker may lack a king, whoever is to move; the defender must have one.
         let attacking = setup.side_to_move == attacker;
         let rules = if attacking {
@@ -284,14 +413,14 @@ fn pass(
         let mut p = Position::from_setup(setup, rules)
             .map_err(|e| unreadable(line, 1, format!("illegal position: {e}")))?;
         let ix = out.ids.len() as u32;
-        if out.index.insert(id, ix).is_some() {
+        if !out.index.insert(id, ix) {
             return Err(unreadable(line, 1, format!("node {id} defined twice")));
         }
         if n.budget.is_some() && !bounded {
             return Err(unreadable(line, 1, "`budget` only in version 2 files"));
         }
         out.ids.push(id);
-        out.keys.push(key_of(&p));
+        out.keys.push(key);
         out.budgets.push(n.budget);
         // A node of the bounded no-mate graph follows the no-mate rules.
         let mate = mate && n.budget.is_none();
@@ -313,15 +442,21 @@ fn pass(
             }
         };
         listed.clear();
+        all.clear();
         // Where every legal move must be listed, they are generated once and a listed
         // move's legality is membership; elsewhere it is tested alone.
         let leaf = attacking && n.budget == Some(0);
         // A nomate attacker node must list its legal checks: those alone are generated.
-        let all = match (mate != attacking && !leaf, attacking) {
+        let generated = match (mate != attacking && !leaf, attacking) {
             (true, true) => Some(naive::legal_checks(&mut p)),
             (true, false) => Some(naive::legal_moves(&mut p)),
             (false, _) => None,
         };
+        let generated = generated.map(|ms| {
+            for m in ms {
+                all.insert(m);
+            }
+        });
         for (usi, c) in &moves {
             let m = match parse_usi_move(usi) {
                 Ok(UsiMove(m)) => m,
@@ -330,26 +465,32 @@ fn pass(
             if !listed.insert(m) {
                 return Err(invalid(id, format!("{usi} listed twice")));
             }
-            let legal = match &all {
-                Some(all) => all.contains(&m) || (attacking && naive::is_legal(&mut p, m)),
-                None => naive::is_legal(&mut p, m),
-            };
+            // Where all legal moves were generated, a defender's move is legal iff it is
+            // one of them; an attacker's move not among the checks is tested alone (and
+            // then gives no check).
+            let member = generated.is_some() && all.contains(m);
+            let legal =
+                member || ((generated.is_none() || attacking) && naive::is_legal(&mut p, m));
             if !legal {
                 return Err(invalid(id, format!("{usi} is not legal")));
             }
-            p.play_unchecked(m);
-            let (child, check) = (key_of(&p), gave_check(&p));
-            p.undo();
-            if attacking && !check {
-                return Err(invalid(id, format!("{usi} does not give check")));
+            // A generated check gives check; any other attacker move is played to see.
+            if attacking && !member {
+                p.play_unchecked(m);
+                let check = gave_check(&p);
+                p.undo();
+                if !check {
+                    return Err(invalid(id, format!("{usi} does not give check")));
+                }
             }
-            out.edges.push((ix, *c, child, m));
+            out.edges.push((ix, *c, m));
         }
         // Every listed move is legal and listed once, so "every legal move (check) is
         // listed" is a count; the missing ones are named only on failure.
-        let missing = |all: &[Move]| -> Vec<String> {
-            all.iter()
-                .filter(|m| !listed.contains(m))
+        let missing = |all: &MoveSet| -> Vec<String> {
+            all.moves
+                .iter()
+                .filter(|&&m| !listed.contains(m))
                 .take(3)
                 .map(|m| m.to_string())
                 .collect()
@@ -369,7 +510,6 @@ fn pass(
                 ))
             }
             (true, false) => {
-                let all = all.unwrap_or_default();
                 if listed.len() != all.len() {
                     return Err(invalid(
                         id,
@@ -380,14 +520,8 @@ fn pass(
                     return Err(invalid(id, "a leaf that is not in check"));
                 }
             }
-            (false, true) => {
-                let checks = all.unwrap_or_default();
-                if listed.len() != checks.len() {
-                    return Err(invalid(
-                        id,
-                        format!("checks missing: {:?}", missing(&checks)),
-                    ));
-                }
+            (false, true) if listed.len() != all.len() => {
+                return Err(invalid(id, format!("checks missing: {:?}", missing(&all))))
             }
             (false, false) if moves.len() != 1 => {
                 return Err(invalid(
@@ -426,8 +560,8 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     // root, so it assumes the first node's side and runs again if the root says otherwise.
     let first = lines
         .next()
-        .and_then(|(_, l)| serde_json::from_str::<NodeLine>(l).ok())
-        .and_then(|n| parse_setup(&n.sfen).ok())
+        .and_then(|(_, l)| line::read(l).ok())
+        .and_then(|n| sfen::read(&n.sfen).ok())
         .map_or(Color::Sente, |s| s.side_to_move);
     let mut x = pass(text, mate, root, first, bounded)?;
     let root_pos = match &x.root {
@@ -442,14 +576,17 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             return Err(invalid(root, "the root is not the given problem"));
         }
     }
-    let root_ix = x.index[&root] as usize;
+    let Some(root_ix) = x.index.get(root) else {
+        return Err(unreadable(1, 1, format!("root {root} is not a node")));
+    };
+    let root_ix = root_ix as usize;
     if x.budgets[root_ix].is_some() {
         return Err(invalid(root, "the root has a budget"));
     }
     // Version 2: the bounded no-mate graph's root is the problem, budget >= L - 2.
     let nomate_root = match length {
         Some((l, Some(r))) => {
-            let Some(&ri) = x.index.get(&r) else {
+            let Some(ri) = x.index.get(r) else {
                 return Err(unreadable(1, 1, format!("nomate_root {r} is not a node")));
             };
             let ri = ri as usize;
@@ -510,14 +647,14 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         (None, Some(_)) => Err("a node of the bounded no-mate graph".into()),
         (Some(_), None) => Err("a node without a budget".into()),
     };
-    for &(ix, c, key, m) in &x.edges {
+    for &(ix, c, m) in &x.edges {
         let id = x.ids[ix as usize];
-        match x.index.get(&c) {
+        match x.index.get(c) {
             None => fail(invalid(id, format!("{m} leads to missing node {c}"))),
-            Some(&ci) if x.keys[ci as usize] != key => {
+            Some(ci) if x.keys[ix as usize].after(m) != Some(x.keys[ci as usize]) => {
                 fail(invalid(id, format!("{m} does not lead to node {c}")))
             }
-            Some(&ci) => {
+            Some(ci) => {
                 let (pb, cb) = (x.budgets[ix as usize], x.budgets[ci as usize]);
                 if let Err(why) = budget_ok(pb, cb, 1) {
                     fail(invalid(id, format!("{m} leads to node {c}: {why}")));
@@ -533,7 +670,7 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     }
     for &(ix, m) in &x.covers {
         let id = x.ids[ix as usize];
-        let Some(&mi) = x.index.get(&m) else {
+        let Some(mi) = x.index.get(m) else {
             fail(invalid(id, format!("covered_by {m}: no such node")));
             continue;
         };
@@ -628,4 +765,86 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         nodes: n,
         root: root_pos,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::sfen::parse_setup;
+    use rand::{Rng, SeedableRng};
+
+    fn key(p: &Position) -> Key {
+        key_of(&p.to_setup())
+    }
+
+    #[test]
+    fn a_key_after_a_move_is_the_key_after_playing_it() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for (sfen, rules) in [
+            (crate::notation::sfen::STARTPOS, Rules::STANDARD),
+            (
+                "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
+                Rules::TSUME,
+            ),
+            (
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                Rules::STANDARD,
+            ),
+        ] {
+            let start = Position::from_setup(parse_setup(sfen).unwrap(), rules).unwrap();
+            for _ in 0..20 {
+                let mut p = start.clone();
+                for _ in 0..30 {
+                    let moves = p.legal_moves_naive();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let k = key(&p);
+                    for &m in &moves {
+                        let mut q = p.clone();
+                        q.play_unchecked(m);
+                        assert!(k.after(m) == Some(key(&q)), "{m} in {p:?}");
+                    }
+                    p.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_codes_are_distinct_and_in_range() {
+        let mut seen = vec![false; CODES];
+        let mut set = MoveSet::new();
+        for from in Square::all() {
+            for to in Square::all() {
+                for promote in [false, true] {
+                    let m = Move::Normal { from, to, promote };
+                    assert!(!std::mem::replace(&mut seen[code(m)], true));
+                    assert!(set.insert(m) && !set.insert(m) && set.contains(m));
+                }
+            }
+        }
+        for kind in PieceKind::HAND {
+            for to in Square::all() {
+                let m = Move::Drop { kind, to };
+                assert!(!std::mem::replace(&mut seen[code(m)], true));
+                assert!(set.insert(m) && set.contains(m));
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(set.len(), CODES);
+        set.clear();
+        assert!(set.bits.iter().all(|&w| w == 0) && set.len() == 0);
+    }
+
+    #[test]
+    fn the_index_holds_small_and_large_ids() {
+        let mut ix = Index::new(4);
+        assert!(ix.insert(2, 0) && ix.insert(1 << 40, 1) && ix.insert(4, 2));
+        assert!(!ix.insert(2, 3) && !ix.insert(1 << 40, 3) && !ix.insert(4, 3));
+        assert_eq!(
+            [ix.get(2), ix.get(1 << 40), ix.get(4), ix.get(0), ix.get(9)],
+            [Some(0), Some(1), Some(2), None, None]
+        );
+    }
 }

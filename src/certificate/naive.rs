@@ -1,22 +1,128 @@
 //! The checker's move generator: the rules core's naive play-and-test definition
 //! ([`Position::legal_moves_naive`]: every pseudo-move — each piece to each square it
-//! attacks by [`attacks_naive`] that is not its own, each drop on each empty square,
-//! every promotion option — played and tested: own king attacked, dead piece, 二歩,
+//! attacks, walked square by square ([`attacks`], the allocation-free twin of
+//! [`crate::rules::bitboard::attacks_naive`]), that is not its own, each drop on each empty square, every
+//! promotion option — played and tested: own king attacked, dead piece, 二歩,
 //! 打ち歩詰め by a full mate test), played and taken back on one position
 //! ([`Position::undo`]) instead of on a copy per candidate, and for one move alone
-//! ([`is_legal`]) without generating the others. The tests below compare both with
-//! [`Position::legal_moves_naive`] move by move; nothing here comes from the solver.
+//! ([`is_legal`]) without generating the others. The tests below compare all of it
+//! with [`Position::legal_moves_naive`] move by move; nothing here comes from the solver.
 //!
-//! Drops are tested without playing them ([`drop_passes_tests`]), which is exact
-//! because a drop only adds one of the mover's pieces on an empty square: the own
-//! king is attacked after it iff the opponent attacks the king with that square
-//! occupied, and the drop gives check iff the dropped piece itself attacks the enemy
-//! king (it cannot uncover anything). Only a pawn drop that gives check is played,
-//! for the full 打ち歩詰め mate test. The same tests compare this with the play-and-test
-//! definition.
+//! Moves are tested without playing them where that is exact. A drop
+//! ([`drop_passes_tests`]) only adds one of the mover's pieces on an empty square: the
+//! own king is attacked after it iff the opponent attacks the king with that square
+//! occupied (one test per square, whatever the kind dropped), and the drop gives
+//! check iff the dropped piece itself attacks the enemy king (it cannot uncover
+//! anything). Only a pawn drop that gives check is played, for the full 打ち歩詰め mate
+//! test. A board move ([`board_move_passes`]) leaves the occupancy without its origin
+//! and with its target, and the opponent's pieces without the one captured there: the
+//! own king (on the target if it moved) is attacked after it iff those pieces attack
+//! it with that occupancy.
+//!
+//! The checks ([`legal_checks`]) use two more exact facts, both compared with the
+//! play-and-test filter in the tests. Every shogi piece moves left-right
+//! symmetrically, so a piece of `us` on `to` attacks the square `k` iff the same piece
+//! of the other colour on `k` attacks `to` (sliders: the squares strictly between are
+//! the same): the drops that give check are those onto the empty squares the enemy
+//! king would attack as that piece. And before a move the enemy king is not attacked
+//! (a legal position), so a board move from `from` to `to` can give check only by the
+//! moved piece on `to` or by uncovering a line through `from`: when `from` shares no
+//! file, rank or diagonal with the enemy king and the moved piece does not attack it,
+//! the move is no check and is not played.
 
-use crate::rules::bitboard::attacks_naive;
-use crate::rules::{Move, PieceKind, Position, Square};
+use crate::rules::{Bitboard, Color, Move, PieceKind, Position, Square};
+
+/// One direction of a piece: (Δfile, Δforward, slides).
+type Step = (i8, i8, bool);
+
+const GOLD: [Step; 6] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, 0, false),
+    (-1, 0, false),
+    (0, -1, false),
+];
+const KING: [Step; 8] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, 0, false),
+    (-1, 0, false),
+    (0, -1, false),
+    (1, -1, false),
+    (-1, -1, false),
+];
+const SILVER: [Step; 5] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, -1, false),
+    (-1, -1, false),
+];
+const BISHOP: [Step; 4] = [(1, 1, true), (1, -1, true), (-1, 1, true), (-1, -1, true)];
+const ROOK: [Step; 4] = [(0, 1, true), (0, -1, true), (1, 0, true), (-1, 0, true)];
+const HORSE: [Step; 8] = [
+    (1, 1, true),
+    (1, -1, true),
+    (-1, 1, true),
+    (-1, -1, true),
+    (0, 1, false),
+    (0, -1, false),
+    (1, 0, false),
+    (-1, 0, false),
+];
+const DRAGON: [Step; 8] = [
+    (0, 1, true),
+    (0, -1, true),
+    (1, 0, true),
+    (-1, 0, true),
+    (1, 1, false),
+    (1, -1, false),
+    (-1, 1, false),
+    (-1, -1, false),
+];
+
+fn steps(kind: PieceKind) -> &'static [Step] {
+    match kind {
+        PieceKind::Pawn => &[(0, 1, false)],
+        PieceKind::Lance => &[(0, 1, true)],
+        PieceKind::Knight => &[(1, 2, false), (-1, 2, false)],
+        PieceKind::Silver => &SILVER,
+        PieceKind::King => &KING,
+        PieceKind::Bishop => &BISHOP,
+        PieceKind::Rook => &ROOK,
+        PieceKind::Horse => &HORSE,
+        PieceKind::Dragon => &DRAGON,
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => &GOLD,
+    }
+}
+
+/// The squares a `color` `kind` on `sq` attacks with occupancy `occ`, walked square by
+/// square: [`crate::rules::bitboard::attacks_naive`] without its allocation (compared in the tests).
+pub fn attacks(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+    let fwd: i8 = if color == Color::Sente { -1 } else { 1 };
+    let mut out = Bitboard::EMPTY;
+    for &(df, dfwd, slides) in steps(kind) {
+        let (mut f, mut r) = (sq.file() as i8, sq.rank() as i8);
+        loop {
+            f += df;
+            r += dfwd * fwd;
+            let Some(to) = Square::new(f as u8, r as u8).filter(|_| f >= 1 && r >= 1) else {
+                break;
+            };
+            out = out.with(to);
+            if !slides || occ.has(to) {
+                break;
+            }
+        }
+    }
+    out
+}
 
 /// Whether `m` is one of the naive generator's pseudo-moves (before the play-and-test).
 fn is_candidate(p: &Position, m: Move) -> bool {
@@ -27,7 +133,7 @@ fn is_candidate(p: &Position, m: Move) -> bool {
             let Some(pc) = p.piece_at(from).filter(|pc| pc.color == us) else {
                 return false;
             };
-            if !(attacks_naive(us, pc.kind, from, occ) & !p.color_bb(us)).has(to) {
+            if !(attacks(us, pc.kind, from, occ) & !p.color_bb(us)).has(to) {
                 return false;
             }
             let may_promote = pc.kind.promote().is_some()
@@ -40,14 +146,14 @@ fn is_candidate(p: &Position, m: Move) -> bool {
     }
 }
 
-/// The naive generator's pseudo-moves, in its order.
-fn candidates(p: &Position) -> Vec<Move> {
+/// The naive generator's board pseudo-moves (piece moves, promotions included), in its order.
+fn board_candidates(p: &Position) -> Vec<Move> {
     let us = p.side_to_move();
     let occ = p.occupied();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(64);
     for from in p.color_bb(us) {
         let Some(pc) = p.piece_at(from) else { continue };
-        for to in attacks_naive(us, pc.kind, from, occ) & !p.color_bb(us) {
+        for to in attacks(us, pc.kind, from, occ) & !p.color_bb(us) {
             out.push(Move::Normal {
                 from,
                 to,
@@ -64,9 +170,17 @@ fn candidates(p: &Position) -> Vec<Move> {
             }
         }
     }
+    out
+}
+
+/// The naive generator's pseudo-moves, in its order.
+#[cfg(test)]
+fn candidates(p: &Position) -> Vec<Move> {
+    let us = p.side_to_move();
+    let mut out = board_candidates(p);
     for kind in PieceKind::HAND {
         if p.hand(us).has(kind) {
-            for to in !occ {
+            for to in !p.occupied() {
                 out.push(Move::Drop { kind, to });
             }
         }
@@ -74,76 +188,112 @@ fn candidates(p: &Position) -> Vec<Move> {
     out
 }
 
+/// The tests of a move `m` of `us` just played (own king attacked, dead piece, and for
+/// a pawn drop 二歩 and 打ち歩詰め).
+fn played_passes(p: &mut Position, us: Color, m: Move) -> bool {
+    // Own king attacked?
+    if let Some(k) = p.king(us) {
+        if !p.attackers_to(!us, k, p.occupied()).is_empty() {
+            return false;
+        }
+    }
+    // Dead piece?
+    let to = m.to();
+    let Some(moved) = p.piece_at(to) else {
+        return false;
+    };
+    if dead(moved.kind, to.relative_rank(us)) {
+        return false;
+    }
+    if let Move::Drop {
+        kind: PieceKind::Pawn,
+        ..
+    } = m
+    {
+        // 二歩, then 打ち歩詰め (a full mate test: in check and no legal reply).
+        if p.pieces(us, PieceKind::Pawn)
+            .into_iter()
+            .filter(|s| s.file() == to.file())
+            .count()
+            > 1
+        {
+            return false;
+        }
+        if p.in_check() && !has_legal_move(p) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a piece of `kind` on relative rank `rr` could never move again.
+fn dead(kind: PieceKind, rr: u8) -> bool {
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => rr == 1,
+        PieceKind::Knight => rr <= 2,
+        _ => false,
+    }
+}
+
 /// The play-and-test half of the naive generator for a pseudo-move `m` of `p`
-/// (played and taken back: `p` comes back unchanged).
+/// (played and taken back: `p` comes back unchanged); the twin that
+/// [`board_move_passes`] and [`drop_passes_tests`] are tested against.
+#[cfg(test)]
 fn passes_tests(p: &mut Position, m: Move) -> bool {
     let us = p.side_to_move();
     p.play_unchecked(m);
-    let ok = 'test: {
-        // Own king attacked?
-        if let Some(k) = p.king(us) {
-            if !p.attackers_to(!us, k, p.occupied()).is_empty() {
-                break 'test false;
-            }
-        }
-        // Dead piece?
-        let to = m.to();
-        let Some(moved) = p.piece_at(to) else {
-            break 'test false;
-        };
-        let rr = to.relative_rank(us);
-        let dead = match moved.kind {
-            PieceKind::Pawn | PieceKind::Lance => rr == 1,
-            PieceKind::Knight => rr <= 2,
-            _ => false,
-        };
-        if dead {
-            break 'test false;
-        }
-        if let Move::Drop {
-            kind: PieceKind::Pawn,
-            ..
-        } = m
-        {
-            // 二歩, then 打ち歩詰め (a full mate test: in check and no legal reply).
-            if p.pieces(us, PieceKind::Pawn)
-                .into_iter()
-                .filter(|s| s.file() == to.file())
-                .count()
-                > 1
-            {
-                break 'test false;
-            }
-            if p.in_check() && !has_legal_move(p) {
-                break 'test false;
-            }
-        }
-        true
-    };
+    let ok = played_passes(p, us, m);
     p.undo();
     ok
 }
 
-/// [`passes_tests`] for a drop candidate of `kind` on the empty square `to`, without
-/// playing it unless it is a pawn drop giving check (then the full 打ち歩詰め test).
-/// Exact by the argument in the module doc; `p` comes back unchanged.
-fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
-    let us = p.side_to_move();
-    let occ = p.occupied().with(to);
-    // Own king attacked once `to` is occupied? (Our piece there attacks nothing of ours.)
-    if p.king(us)
-        .is_some_and(|k| !p.attackers_to(!us, k, occ).is_empty())
-    {
+/// [`passes_tests`] for a board candidate `m`, without playing it: after a board move
+/// the occupancy is the old one without `from` and with `to`, the opponent's pieces
+/// are the old ones but a piece captured on `to`, and the own king stands on `to` if
+/// it moved; the own king is attacked after the move iff those pieces attack it with
+/// that occupancy. A board move is no drop, so the dead-piece test is all that
+/// remains. Compared with [`passes_tests`] in the tests.
+fn board_move_passes(p: &Position, m: Move) -> bool {
+    let Move::Normal { from, to, promote } = m else {
         return false;
-    }
-    // Dead piece?
-    let rr = to.relative_rank(us);
-    let dead = match kind {
-        PieceKind::Pawn | PieceKind::Lance => rr == 1,
-        PieceKind::Knight => rr <= 2,
-        _ => false,
     };
-    if dead {
+    let us = p.side_to_move();
+    let Some(pc) = p.piece_at(from) else {
+        return false;
+    };
+    let king = if pc.kind == PieceKind::King {
+        Some(to)
+    } else {
+        p.king(us)
+    };
+    if let Some(k) = king {
+        let occ = p.occupied().without(from).with(to);
+        if !(p.attackers_to(!us, k, occ).without(to)).is_empty() {
+            return false;
+        }
+    }
+    let kind = if promote {
+        pc.kind.promote().unwrap_or(pc.kind)
+    } else {
+        pc.kind
+    };
+    !dead(kind, to.relative_rank(us))
+}
+
+/// Whether the side to move's king (if any) is safe once the empty square `to` is
+/// occupied by one of its own pieces: the own-king test of every drop on `to`.
+fn drop_square_safe(p: &Position, to: Square) -> bool {
+    let us = p.side_to_move();
+    p.king(us).map_or(true, |k| {
+        p.attackers_to(!us, k, p.occupied().with(to)).is_empty()
+    })
+}
+
+/// The tests of a drop of `kind` on the empty square `to` other than the own king's
+/// ([`drop_square_safe`]): dead piece, 二歩, 打ち歩詰め. `p` comes back unchanged.
+fn drop_rest_passes(p: &mut Position, kind: PieceKind, to: Square) -> bool {
+    let us = p.side_to_move();
+    if dead(kind, to.relative_rank(us)) {
         return false;
     }
     if kind != PieceKind::Pawn {
@@ -158,9 +308,10 @@ fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
     }
     // 打ち歩詰め: only a pawn drop that attacks the enemy king gives check; that one is
     // played and the full naive mate test run.
+    let occ = p.occupied().with(to);
     let gives_check = p
         .king(!us)
-        .is_some_and(|k| attacks_naive(us, PieceKind::Pawn, to, occ).has(k));
+        .is_some_and(|k| attacks(us, PieceKind::Pawn, to, occ).has(k));
     if !gives_check {
         return true;
     }
@@ -170,52 +321,138 @@ fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
     !mate
 }
 
+/// [`passes_tests`] for a drop candidate of `kind` on the empty square `to`, without
+/// playing it unless it is a pawn drop giving check (then the full 打ち歩詰め test).
+/// Exact by the argument in the module doc; `p` comes back unchanged.
+fn drop_passes_tests(p: &mut Position, kind: PieceKind, to: Square) -> bool {
+    drop_square_safe(p, to) && drop_rest_passes(p, kind, to)
+}
+
 /// The tests for any candidate: drops by [`drop_passes_tests`], board moves played.
 fn candidate_passes(p: &mut Position, m: Move) -> bool {
     match m {
         Move::Drop { kind, to } => drop_passes_tests(p, kind, to),
-        Move::Normal { .. } => passes_tests(p, m),
+        Move::Normal { .. } => board_move_passes(p, m),
     }
+}
+
+/// Calls `f` on the legal moves of `p` (board moves, then drops square by square) until
+/// it returns `false`; returns whether it stopped early. `p` comes back unchanged.
+fn for_each_legal(p: &mut Position, mut f: impl FnMut(Move) -> bool) -> bool {
+    for m in board_candidates(p) {
+        if board_move_passes(p, m) && !f(m) {
+            return true;
+        }
+    }
+    let hand = p.hand(p.side_to_move());
+    if hand.is_empty() {
+        return false;
+    }
+    for to in !p.occupied() {
+        // The own-king test is the same for every kind dropped on `to`.
+        if !drop_square_safe(p, to) {
+            continue;
+        }
+        for kind in PieceKind::HAND {
+            if hand.has(kind) && drop_rest_passes(p, kind, to) && !f(Move::Drop { kind, to }) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether the side to move has any legal move (the naive definition, stopping at the first).
 fn has_legal_move(p: &mut Position) -> bool {
-    candidates(p).into_iter().any(|m| candidate_passes(p, m))
+    for_each_legal(p, |_| false)
 }
 
 /// Every legal move of `p` (as a set, [`Position::legal_moves_naive`]).
 pub fn legal_moves(p: &mut Position) -> Vec<Move> {
-    candidates(p)
-        .into_iter()
-        .filter(|&m| candidate_passes(p, m))
-        .collect()
+    let mut out = Vec::new();
+    for_each_legal(p, |m| {
+        out.push(m);
+        true
+    });
+    out
 }
 
 /// Every legal move of `p` that gives check (the enemy king attacked after it): as
-/// [`legal_moves`] filtered by playing each move again, but a board move is played once
-/// for both tests and a drop not at all (it gives check iff the dropped piece attacks
-/// the enemy king, by the module doc's argument). Compared with that filter in the tests.
+/// [`legal_moves`] filtered by playing each move again, but a board move is played at
+/// most once for both tests and a drop not at all, and moves that cannot give check
+/// are skipped untested (the module doc's two facts). Compared with that filter in the
+/// tests. `p` must be legal (the enemy king not attacked).
 pub fn legal_checks(p: &mut Position) -> Vec<Move> {
     let us = p.side_to_move();
-    let enemy_king = p.king(!us);
     let mut out = Vec::new();
-    for m in candidates(p) {
-        let ok = match m {
-            Move::Drop { kind, to } => {
-                let occ = p.occupied().with(to);
-                enemy_king.is_some_and(|k| attacks_naive(us, kind, to, occ).has(k))
-                    && drop_passes_tests(p, kind, to)
-            }
-            Move::Normal { .. } => {
-                p.play_unchecked(m);
-                let check =
-                    enemy_king.is_some_and(|k| !p.attackers_to(us, k, p.occupied()).is_empty());
-                p.undo();
-                check && passes_tests(p, m)
-            }
+    let Some(k) = p.king(!us) else {
+        return out;
+    };
+    let occ = p.occupied();
+    let own = p.color_bb(us);
+    // By kind: the squares from which a piece of `us` attacks the king. For a move
+    // from a square off the king's lines it is the same with the mover's square
+    // emptied and its target filled (neither lies strictly between the two).
+    let mut checking = [None; PieceKind::NUM];
+    let mut checking_from =
+        |kind: PieceKind| *checking[kind.index()].get_or_insert_with(|| attacks(!us, kind, k, occ));
+    for from in own {
+        let Some(pc) = p.piece_at(from) else { continue };
+        let aligned = {
+            let (df, dr) = (
+                from.file().abs_diff(k.file()),
+                from.rank().abs_diff(k.rank()),
+            );
+            df == 0 || dr == 0 || df == dr
         };
-        if ok {
-            out.push(m);
+        let promoted = pc.kind.promote();
+        // Off the king's lines only the moved piece can give check: the targets it
+        // attacks the king from (as it is, or promoted), and the king's square itself.
+        let targets = attacks(us, pc.kind, from, occ) & !own;
+        let targets = if aligned {
+            targets
+        } else {
+            let mut t = checking_from(pc.kind);
+            if let Some(pk) = promoted {
+                t |= checking_from(pk);
+            }
+            targets & t.with(k)
+        };
+        for to in targets {
+            let may_promote =
+                promoted.is_some() && (from.relative_rank(us) <= 3 || to.relative_rank(us) <= 3);
+            for promote in [false, true] {
+                if promote && !may_promote {
+                    continue;
+                }
+                let m = Move::Normal { from, to, promote };
+                let kind = if promote {
+                    promoted.unwrap_or(pc.kind)
+                } else {
+                    pc.kind
+                };
+                if !aligned && to != k && !checking_from(kind).has(to) {
+                    continue;
+                }
+                p.play_unchecked(m);
+                let ok = !p.attackers_to(us, k, p.occupied()).is_empty() && played_passes(p, us, m);
+                p.undo();
+                if ok {
+                    out.push(m);
+                }
+            }
+        }
+    }
+    let hand = p.hand(us);
+    for kind in PieceKind::HAND {
+        if !hand.has(kind) {
+            continue;
+        }
+        // The empty squares from which the dropped piece attacks the king.
+        for to in checking_from(kind) & !occ {
+            if drop_passes_tests(p, kind, to) {
+                out.push(Move::Drop { kind, to });
+            }
         }
     }
     out
@@ -230,7 +467,8 @@ pub fn is_legal(p: &mut Position, m: Move) -> bool {
 mod tests {
     use super::*;
     use crate::notation::sfen::parse_setup;
-    use crate::rules::{Rules, Square};
+    use crate::rules::bitboard::attacks_naive;
+    use crate::rules::Rules;
 
     fn pos(sfen: &str, rules: Rules) -> Position {
         Position::from_setup(parse_setup(sfen).unwrap(), rules).unwrap()
@@ -293,13 +531,24 @@ mod tests {
             ),
             // ▲9二歩打 would be 打ち歩詰め.
             (UCHIFUZUME, Rules::TSUME),
+            // Discovered checks: the silvers stand between the rook, the bishop and
+            // the king.
+            (
+                "4k4/9/2S6/9/B3S4/9/9/9/4R4 b GNLPr2g2s2n3l17p 1",
+                Rules::TSUME,
+            ),
+            // Gote attacks; the lance pins the gold.
+            (
+                "9/9/4l4/9/5p3/9/4G4/4K4/9 w RBSN2Prb3g3s3n3l15p 1",
+                Rules::TSUME,
+            ),
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         let mut out = Vec::new();
         for (s, r) in base {
             let p0 = pos(s, r);
             out.push(p0.clone());
-            for _ in 0..6 {
+            for _ in 0..30 {
                 let mut p = p0.clone();
                 for _ in 0..rng.gen_range(1..8) {
                     let moves = p.legal_moves_naive();
@@ -312,6 +561,41 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_attack_walk_is_attacks_naive() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let occs: Vec<Bitboard> = (0..8)
+            .map(|i| match i {
+                0 => Bitboard::EMPTY,
+                1 => Bitboard::FULL,
+                _ => Bitboard(rng.gen::<u128>()) & Bitboard::FULL,
+            })
+            .collect();
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                for sq in Square::all() {
+                    for &occ in &occs {
+                        assert_eq!(
+                            attacks(color, kind, sq, occ),
+                            attacks_naive(color, kind, sq, occ),
+                            "{color:?} {kind:?} {sq:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn has_legal_move_agrees_with_the_generator() {
+        for p in positions() {
+            let mut q = p.clone();
+            assert_eq!(has_legal_move(&mut q), !p.legal_moves_naive().is_empty());
+            assert_eq!(q, p);
+        }
     }
 
     #[test]
@@ -336,6 +620,18 @@ mod tests {
                     let want = passes_tests(&mut q, m);
                     assert_eq!(drop_passes_tests(&mut q, kind, to), want, "{m} in {p:?}");
                 }
+            }
+            assert_eq!(q, p);
+        }
+    }
+
+    #[test]
+    fn board_moves_tested_unplayed_agree_with_play_and_test() {
+        for p in positions() {
+            let mut q = p.clone();
+            for m in board_candidates(&p) {
+                let want = passes_tests(&mut q, m);
+                assert_eq!(board_move_passes(&q, m), want, "{m} in {p:?}");
             }
             assert_eq!(q, p);
         }
