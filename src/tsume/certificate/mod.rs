@@ -128,7 +128,8 @@ pub struct ExtractLimits {
     pub fallback_nodes: u64,
     /// Table size of each fallback solver (MiB).
     pub fallback_mib: usize,
-    /// Most fallback solves.
+    /// Most fallback solves; [`extract`] raises it to one per thousand nodes of the
+    /// root solve.
     pub fallback_solves: usize,
     /// Most nodes of all fallback solves together; [`extract`] raises it to the root
     /// solve's own nodes, so that a failing extraction costs at most about one more solve.
