@@ -39,23 +39,19 @@ impl Extractor<'_> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
         }
-        // The root solver's table first, which holds most of the proof around `pos`
-        // (bounded by the fallback node budget only: a large proof of futile
-        // interpositions needs many such solves, each a few nodes, and no table is set
-        // up for them); then fresh tables: a 1 MiB one first (clearing the large one
-        // each time would dominate), the large one only when that runs out.
-        self.nodes_left(pos)?;
-        let left = self.limits.fallback_total_nodes - self.fresh_nodes;
-        let (outcome, nodes) = self.on_root_table(pos, b, self.limits.fallback_nodes.min(left));
-        self.fresh_nodes += nodes;
-        if outcome != Outcome::Unknown {
-            return Ok(outcome);
-        }
         self.spend(pos)?;
+        // The root solver's table first, which holds most of the proof around `pos`; then
+        // fresh tables: a 1 MiB one first (clearing the large one each time would
+        // dominate), the large one only when that runs out.
         let tiers = [
             (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
             (self.limits.fallback_mib, self.limits.fallback_nodes),
         ];
+        let (outcome, nodes) = self.on_root_table(pos, b, self.limits.fallback_nodes);
+        self.fresh_nodes += nodes;
+        if outcome != Outcome::Unknown {
+            return Ok(outcome);
+        }
         for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
             if self.fallback[tier].is_none() {
                 let opts = SolverOptions {
@@ -98,30 +94,25 @@ impl Extractor<'_> {
         self.root_solver.solve_assuming(pos, &[], nodes, true, b)
     }
 
-    /// Counts one fallback solve on a fresh table, or fails when the solves' budget is spent.
+    /// Counts one fallback solve, or fails when the solves' budget is spent.
     fn spend(&mut self, pos: &Position) -> Result<(), ExtractError> {
+        let budget = |why: String| ExtractError::Budget {
+            sfen: write_sfen(pos),
+            why,
+        };
         if self.fresh_solves >= self.limits.fallback_solves {
-            return Err(ExtractError::Budget {
-                sfen: write_sfen(pos),
-                why: format!("more than {} fallback solves", self.limits.fallback_solves),
-            });
+            return Err(budget(format!(
+                "more than {} fallback solves",
+                self.limits.fallback_solves
+            )));
         }
-        self.nodes_left(pos)?;
-        self.fresh_solves += 1;
-        Ok(())
-    }
-
-    /// Fails when the fallback solves' node budget is spent.
-    fn nodes_left(&self, pos: &Position) -> Result<(), ExtractError> {
         if self.fresh_nodes >= self.limits.fallback_total_nodes {
-            return Err(ExtractError::Budget {
-                sfen: write_sfen(pos),
-                why: format!(
-                    "fallback solves used more than {} nodes",
-                    self.limits.fallback_total_nodes
-                ),
-            });
+            return Err(budget(format!(
+                "fallback solves used more than {} nodes",
+                self.limits.fallback_total_nodes
+            )));
         }
+        self.fresh_solves += 1;
         Ok(())
     }
 
