@@ -88,7 +88,7 @@ fn every_subcommand_speaks_the_vocabulary() {
         })
         .unwrap();
         let r = solver.solve(&pos);
-        let c = shogi_lab::tsume::certificate::extract(&mut solver, &pos, &r).unwrap();
+        let c = shogi_lab::tsume::certificate::extract(&solver, &pos, &r).unwrap();
         let mut text = Vec::new();
         shogi_lab::tsume::certificate::write_jsonl(&c, &mut text).unwrap();
         std::fs::write(&cert, text).unwrap();

@@ -40,7 +40,7 @@ fn certificate_of(pos: &Position, shortest: bool) -> Option<(String, Outcome)> {
     if r.outcome == Outcome::Unknown {
         return None;
     }
-    let cert = extract(&mut s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
+    let cert = extract(&s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
     let mut out = Vec::new();
     write_jsonl(&cert, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -428,7 +428,7 @@ fn hard_path_dependent_nomates_are_certified() {
         .unwrap();
         let r = s.solve(&pos);
         assert_eq!(r.outcome, Outcome::NoMate, "{id}");
-        let cert = extract(&mut s, &pos, &r).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{id}: {e}"));
         let mut out = Vec::new();
         write_jsonl(&cert, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -594,7 +594,7 @@ fn length_certificate_within(pos: &Position, nodes: u64) -> (String, u32) {
     let r = s.solve(pos);
     assert_eq!(r.outcome, Outcome::Mate, "{pos:?}");
     assert_eq!(r.shortest, Some(true), "{pos:?}");
-    let cert = extract_length(&mut s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
+    let cert = extract_length(&s, pos, &r).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
     let mut out = Vec::new();
     write_jsonl(&cert, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();

@@ -146,7 +146,7 @@ pub struct Certified {
 /// # Errors
 /// Exit 2 when `path` cannot be written.
 pub fn certify_answer(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     result: &SolveResult<Move>,
     path: Option<&Path>,

@@ -287,7 +287,7 @@ fn solve_and_certify(
                 let t = now();
                 let r = solver.solve(pos);
                 let solve_ms = ms_since(t);
-                let c = certify_answer(&mut solver, pos, &r, path, check)?;
+                let c = certify_answer(&solver, pos, &r, path, check)?;
                 Ok((r, c, solve_ms))
             })
             .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?

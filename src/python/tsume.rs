@@ -50,7 +50,7 @@ pub fn tsume_solve<'py>(
     // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
     let (r, cert) = py.allow_threads(|| {
         let r = solver.solve(&pos);
-        let c = certify_answer(&mut solver, &pos, &r, None, certify);
+        let c = certify_answer(&solver, &pos, &r, None, certify);
         (r, c)
     });
     let cert = cert.map_err(|f| input_error(f.message))?;

@@ -14,7 +14,7 @@ use crate::tsume::{Outcome, SolveResult, Solver};
 /// [`ExtractError`] when the result is not `mate`/`nomate` or the graph cannot
 /// be completed within `limits`: the answer is then *uncertified*, never wrongly certified.
 pub fn extract_with(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     result: &SolveResult<Move>,
     limits: ExtractLimits,
@@ -30,7 +30,7 @@ pub fn extract_with(
 /// The graph of `claim` from `root` under budget `budget` as [`settle`] builds it, its
 /// nodes numbered from 0 in depth-first order.
 pub(super) fn graph(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     claim: Claim,
     budget: u16,
@@ -118,7 +118,7 @@ fn longest(nodes: &[Node], root: usize) -> u32 {
 /// # Errors
 /// As [`extract_with`].
 pub fn extract(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
@@ -129,11 +129,6 @@ pub(super) fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
     let d = ExtractLimits::default();
     ExtractLimits {
         fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
-        // A proof of many million nodes misses more of its table entries (evicted by the
-        // minimality search): one fallback solve per thousand nodes of the solve.
-        fallback_solves: d
-            .fallback_solves
-            .max(usize::try_from(result.stats.nodes / 1000).unwrap_or(usize::MAX)),
         ..d
     }
 }

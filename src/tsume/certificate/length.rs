@@ -19,7 +19,7 @@ use crate::tsume::{Outcome, SolveResult, Solver};
 /// [`ExtractError::NotSolved`] unless `result` is such an answer of a solver that counted
 /// futile interpositions; else as [`extract_with`](super::extract_with).
 pub fn extract_length_with(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     result: &SolveResult<Move>,
     limits: ExtractLimits,
@@ -60,7 +60,7 @@ pub fn extract_length_with(
 /// # Errors
 /// As [`extract_length_with`].
 pub fn extract_length(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {

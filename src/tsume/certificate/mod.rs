@@ -128,8 +128,7 @@ pub struct ExtractLimits {
     pub fallback_nodes: u64,
     /// Table size of each fallback solver (MiB).
     pub fallback_mib: usize,
-    /// Most fallback solves; [`extract`] raises it to one per thousand nodes of the
-    /// root solve.
+    /// Most fallback solves.
     pub fallback_solves: usize,
     /// Most nodes of all fallback solves together; [`extract`] raises it to the root
     /// solve's own nodes, so that a failing extraction costs at most about one more solve.

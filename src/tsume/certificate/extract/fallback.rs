@@ -40,18 +40,12 @@ impl Extractor<'_> {
             return Err(stuck(pos, "not in the table (general position)"));
         }
         self.spend(pos)?;
-        // The root solver's table first, which holds most of the proof around `pos`; then
-        // fresh tables: a 1 MiB one first (clearing the large one each time would
-        // dominate), the large one only when that runs out.
+        // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
+        // one each time would dominate), the large one only when that runs out.
         let tiers = [
             (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
             (self.limits.fallback_mib, self.limits.fallback_nodes),
         ];
-        let (outcome, nodes) = self.on_root_table(pos, b, self.limits.fallback_nodes);
-        self.fresh_nodes += nodes;
-        if outcome != Outcome::Unknown {
-            return Ok(outcome);
-        }
         for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
             if self.fallback[tier].is_none() {
                 let opts = SolverOptions {
@@ -81,17 +75,6 @@ impl Extractor<'_> {
             }
         }
         Ok(Outcome::Unknown)
-    }
-
-    /// Solves `pos` again on the root solver's own table, kept (`keep`: its proofs hold
-    /// anywhere, its disproofs are its own, no assumptions are added), within `nodes`.
-    /// A node of a long proof is missing from the table when the search evicted it
-    /// (the minimality search stores far more than the first proof), while most of the
-    /// proof below it is still there: Fairway's 643-ply line (`paper/paper.md` §4.t)
-    /// could not be certified from empty fallback tables, whose solves of 100-ply
-    /// subproblems ran out of their node budgets one after another.
-    fn on_root_table(&mut self, pos: &Position, b: u16, nodes: u64) -> (Outcome, u64) {
-        self.root_solver.solve_assuming(pos, &[], nodes, true, b)
     }
 
     /// Counts one fallback solve, or fails when the solves' budget is spent.

@@ -34,7 +34,7 @@ fn ident(pos: &Position) -> Ident {
 
 /// The state of one extraction.
 struct Extractor<'a> {
-    root_solver: &'a mut Solver<Position>,
+    root_solver: &'a Solver<Position>,
     /// Fallback solvers: a small table, then a large one.
     fallback: [Option<Solver<Position>>; 2],
     /// Nomate: the solver that searches a defender's reply with the graph so far taken
@@ -127,7 +127,7 @@ impl Extractor<'_> {
         b: u16,
     ) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
         let pos = pos.clone();
-        std::iter::once(&*self.root_solver)
+        std::iter::once(self.root_solver)
             .chain(self.fallback.iter().flatten())
             .chain(self.assuming.iter())
             .filter_map(move |s| s.probe_within(&pos, b))
@@ -344,7 +344,7 @@ fn budget_minus(b: u16) -> u16 {
 /// solvers counting futile interpositions): the extractor's nodes, indexed by id (those
 /// taken back are `None`), and the root's id.
 pub(super) fn settle(
-    solver: &mut Solver<Position>,
+    solver: &Solver<Position>,
     root: &Position,
     claim: Claim,
     budget: u16,
