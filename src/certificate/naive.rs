@@ -1,7 +1,6 @@
 //! The checker's move generator: the rules core's naive play-and-test definition
 //! ([`Position::legal_moves_naive`]: every pseudo-move — each piece to each square it
-//! attacks, walked square by square ([`attacks`], the allocation-free twin of
-//! [`crate::rules::bitboard::attacks_naive`]), that is not its own, each drop on each empty square, every
+//! attacks, walked square by square ([`attacks_naive`]), that is not its own, each drop on each empty square, every
 //! promotion option — played and tested: own king attacked, dead piece, 二歩,
 //! 打ち歩詰め by a full mate test), played and taken back on one position
 //! ([`Position::undo`]) instead of on a copy per candidate, and for one move alone
@@ -30,99 +29,8 @@
 //! file, rank or diagonal with the enemy king and the moved piece does not attack it,
 //! the move is no check and is not played.
 
-use crate::rules::{Bitboard, Color, Move, PieceKind, Position, Square};
-
-/// One direction of a piece: (Δfile, Δforward, slides).
-type Step = (i8, i8, bool);
-
-const GOLD: [Step; 6] = [
-    (0, 1, false),
-    (1, 1, false),
-    (-1, 1, false),
-    (1, 0, false),
-    (-1, 0, false),
-    (0, -1, false),
-];
-const KING: [Step; 8] = [
-    (0, 1, false),
-    (1, 1, false),
-    (-1, 1, false),
-    (1, 0, false),
-    (-1, 0, false),
-    (0, -1, false),
-    (1, -1, false),
-    (-1, -1, false),
-];
-const SILVER: [Step; 5] = [
-    (0, 1, false),
-    (1, 1, false),
-    (-1, 1, false),
-    (1, -1, false),
-    (-1, -1, false),
-];
-const BISHOP: [Step; 4] = [(1, 1, true), (1, -1, true), (-1, 1, true), (-1, -1, true)];
-const ROOK: [Step; 4] = [(0, 1, true), (0, -1, true), (1, 0, true), (-1, 0, true)];
-const HORSE: [Step; 8] = [
-    (1, 1, true),
-    (1, -1, true),
-    (-1, 1, true),
-    (-1, -1, true),
-    (0, 1, false),
-    (0, -1, false),
-    (1, 0, false),
-    (-1, 0, false),
-];
-const DRAGON: [Step; 8] = [
-    (0, 1, true),
-    (0, -1, true),
-    (1, 0, true),
-    (-1, 0, true),
-    (1, 1, false),
-    (1, -1, false),
-    (-1, 1, false),
-    (-1, -1, false),
-];
-
-fn steps(kind: PieceKind) -> &'static [Step] {
-    match kind {
-        PieceKind::Pawn => &[(0, 1, false)],
-        PieceKind::Lance => &[(0, 1, true)],
-        PieceKind::Knight => &[(1, 2, false), (-1, 2, false)],
-        PieceKind::Silver => &SILVER,
-        PieceKind::King => &KING,
-        PieceKind::Bishop => &BISHOP,
-        PieceKind::Rook => &ROOK,
-        PieceKind::Horse => &HORSE,
-        PieceKind::Dragon => &DRAGON,
-        PieceKind::Gold
-        | PieceKind::ProPawn
-        | PieceKind::ProLance
-        | PieceKind::ProKnight
-        | PieceKind::ProSilver => &GOLD,
-    }
-}
-
-/// The squares a `color` `kind` on `sq` attacks with occupancy `occ`, walked square by
-/// square: [`crate::rules::bitboard::attacks_naive`] without its allocation (compared in the tests).
-pub fn attacks(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
-    let fwd: i8 = if color == Color::Sente { -1 } else { 1 };
-    let mut out = Bitboard::EMPTY;
-    for &(df, dfwd, slides) in steps(kind) {
-        let (mut f, mut r) = (sq.file() as i8, sq.rank() as i8);
-        loop {
-            f += df;
-            r += dfwd * fwd;
-            let Some(to) = Square::new(f as u8, r as u8).filter(|_| f >= 1 && r >= 1) else {
-                break;
-            };
-            out = out.with(to);
-            if !slides || occ.has(to) {
-                break;
-            }
-        }
-    }
-    out
-}
+use crate::rules::bitboard::attacks_naive;
+use crate::rules::{Color, Move, PieceKind, Position, Square};
 
 /// Whether `m` is one of the naive generator's pseudo-moves (before the play-and-test).
 fn is_candidate(p: &Position, m: Move) -> bool {
@@ -133,7 +41,7 @@ fn is_candidate(p: &Position, m: Move) -> bool {
             let Some(pc) = p.piece_at(from).filter(|pc| pc.color == us) else {
                 return false;
             };
-            if !(attacks(us, pc.kind, from, occ) & !p.color_bb(us)).has(to) {
+            if !(attacks_naive(us, pc.kind, from, occ) & !p.color_bb(us)).has(to) {
                 return false;
             }
             let may_promote = pc.kind.promote().is_some()
@@ -153,7 +61,7 @@ fn board_candidates(p: &Position) -> Vec<Move> {
     let mut out = Vec::with_capacity(64);
     for from in p.color_bb(us) {
         let Some(pc) = p.piece_at(from) else { continue };
-        for to in attacks(us, pc.kind, from, occ) & !p.color_bb(us) {
+        for to in attacks_naive(us, pc.kind, from, occ) & !p.color_bb(us) {
             out.push(Move::Normal {
                 from,
                 to,
@@ -311,7 +219,7 @@ fn drop_rest_passes(p: &mut Position, kind: PieceKind, to: Square) -> bool {
     let occ = p.occupied().with(to);
     let gives_check = p
         .king(!us)
-        .is_some_and(|k| attacks(us, PieceKind::Pawn, to, occ).has(k));
+        .is_some_and(|k| attacks_naive(us, PieceKind::Pawn, to, occ).has(k));
     if !gives_check {
         return true;
     }
@@ -394,8 +302,9 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
     // from a square off the king's lines it is the same with the mover's square
     // emptied and its target filled (neither lies strictly between the two).
     let mut checking = [None; PieceKind::NUM];
-    let mut checking_from =
-        |kind: PieceKind| *checking[kind.index()].get_or_insert_with(|| attacks(!us, kind, k, occ));
+    let mut checking_from = |kind: PieceKind| {
+        *checking[kind.index()].get_or_insert_with(|| attacks_naive(!us, kind, k, occ))
+    };
     for from in own {
         let Some(pc) = p.piece_at(from) else { continue };
         let aligned = {
@@ -408,7 +317,7 @@ pub fn legal_checks(p: &mut Position) -> Vec<Move> {
         let promoted = pc.kind.promote();
         // Off the king's lines only the moved piece can give check: the targets it
         // attacks the king from (as it is, or promoted), and the king's square itself.
-        let targets = attacks(us, pc.kind, from, occ) & !own;
+        let targets = attacks_naive(us, pc.kind, from, occ) & !own;
         let targets = if aligned {
             targets
         } else {
@@ -467,7 +376,6 @@ pub fn is_legal(p: &mut Position, m: Move) -> bool {
 mod tests {
     use super::*;
     use crate::notation::sfen::parse_setup;
-    use crate::rules::bitboard::attacks_naive;
     use crate::rules::Rules;
 
     fn pos(sfen: &str, rules: Rules) -> Position {
@@ -561,32 +469,6 @@ mod tests {
             }
         }
         out
-    }
-
-    #[test]
-    fn the_attack_walk_is_attacks_naive() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let occs: Vec<Bitboard> = (0..8)
-            .map(|i| match i {
-                0 => Bitboard::EMPTY,
-                1 => Bitboard::FULL,
-                _ => Bitboard(rng.gen::<u128>()) & Bitboard::FULL,
-            })
-            .collect();
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                for sq in Square::all() {
-                    for &occ in &occs {
-                        assert_eq!(
-                            attacks(color, kind, sq, occ),
-                            attacks_naive(color, kind, sq, occ),
-                            "{color:?} {kind:?} {sq:?}"
-                        );
-                    }
-                }
-            }
-        }
     }
 
     #[test]

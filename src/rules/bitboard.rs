@@ -417,50 +417,83 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(RAYS[d][a.index()] | RAYS[(d + 4) % 8][a.index()] | (1u128 << a.index()))
 }
 
-/// The naive twin of [`attacks`]: walks the board square by square.
+/// One direction of a piece: (Δfile, Δforward, slides).
+type Step = (i8, i8, bool);
+
+const GOLD: [Step; 6] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, 0, false),
+    (-1, 0, false),
+    (0, -1, false),
+];
+const KING: [Step; 8] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, 0, false),
+    (-1, 0, false),
+    (0, -1, false),
+    (1, -1, false),
+    (-1, -1, false),
+];
+const SILVER: [Step; 5] = [
+    (0, 1, false),
+    (1, 1, false),
+    (-1, 1, false),
+    (1, -1, false),
+    (-1, -1, false),
+];
+const BISHOP: [Step; 4] = [(1, 1, true), (1, -1, true), (-1, 1, true), (-1, -1, true)];
+const ROOK: [Step; 4] = [(0, 1, true), (0, -1, true), (1, 0, true), (-1, 0, true)];
+const HORSE: [Step; 8] = [
+    (1, 1, true),
+    (1, -1, true),
+    (-1, 1, true),
+    (-1, -1, true),
+    (0, 1, false),
+    (0, -1, false),
+    (1, 0, false),
+    (-1, 0, false),
+];
+const DRAGON: [Step; 8] = [
+    (0, 1, true),
+    (0, -1, true),
+    (1, 0, true),
+    (-1, 0, true),
+    (1, 1, false),
+    (1, -1, false),
+    (-1, 1, false),
+    (-1, -1, false),
+];
+
+/// The directions of `kind` (seen from its owner: Δforward > 0 is forward).
+fn steps(kind: PieceKind) -> &'static [Step] {
+    match kind {
+        PieceKind::Pawn => &[(0, 1, false)],
+        PieceKind::Lance => &[(0, 1, true)],
+        PieceKind::Knight => &[(1, 2, false), (-1, 2, false)],
+        PieceKind::Silver => &SILVER,
+        PieceKind::King => &KING,
+        PieceKind::Bishop => &BISHOP,
+        PieceKind::Rook => &ROOK,
+        PieceKind::Horse => &HORSE,
+        PieceKind::Dragon => &DRAGON,
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => &GOLD,
+    }
+}
+
+/// The naive twin of [`attacks`]: walks the board square by square, along the steps
+/// of `steps` (no allocation: the certificate checker calls it for every move).
 pub fn attacks_naive(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     let fwd: i8 = if color == Color::Sente { -1 } else { 1 };
-    let king: [(i8, i8); 8] = [
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-        (1, 0),
-        (-1, 0),
-        (0, -1),
-        (1, -1),
-        (-1, -1),
-    ];
-    let gold: [(i8, i8); 6] = [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1)];
-    let diag: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let orth: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-    // (Δfile, Δforward, slides)
-    let mut moves: Vec<(i8, i8, bool)> = Vec::new();
-    match kind {
-        PieceKind::Pawn => moves.push((0, 1, false)),
-        PieceKind::Lance => moves.push((0, 1, true)),
-        PieceKind::Knight => moves.extend([(1, 2, false), (-1, 2, false)]),
-        PieceKind::Silver => moves.extend([
-            (0, 1, false),
-            (1, 1, false),
-            (-1, 1, false),
-            (1, -1, false),
-            (-1, -1, false),
-        ]),
-        PieceKind::King => moves.extend(king.iter().map(|&(a, b)| (a, b, false))),
-        PieceKind::Bishop => moves.extend(diag.iter().map(|&(a, b)| (a, b, true))),
-        PieceKind::Rook => moves.extend(orth.iter().map(|&(a, b)| (a, b, true))),
-        PieceKind::Horse => {
-            moves.extend(diag.iter().map(|&(a, b)| (a, b, true)));
-            moves.extend(orth.iter().map(|&(a, b)| (a, b, false)));
-        }
-        PieceKind::Dragon => {
-            moves.extend(orth.iter().map(|&(a, b)| (a, b, true)));
-            moves.extend(diag.iter().map(|&(a, b)| (a, b, false)));
-        }
-        _ => moves.extend(gold.iter().map(|&(a, b)| (a, b, false))),
-    }
     let mut out = Bitboard::EMPTY;
-    for (df, dfwd, slides) in moves {
+    for &(df, dfwd, slides) in steps(kind) {
         let (mut f, mut r) = (sq.file() as i8, sq.rank() as i8);
         loop {
             f += df;
