@@ -200,22 +200,8 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let (mut answered, mut rejected) = (0, 0);
         for _ in 0..40_000 {
-            let mut b = LINES[rng.gen_range(0..LINES.len())].as_bytes().to_vec();
-            for _ in 0..rng.gen_range(1..3) {
-                let i = rng.gen_range(0..b.len());
-                let c = alphabet[rng.gen_range(0..alphabet.len())];
-                match rng.gen_range(0..3) {
-                    0 => b[i] = c,
-                    1 => b.insert(i, c),
-                    _ => {
-                        b.remove(i);
-                    }
-                }
-                if b.is_empty() {
-                    b.push(c);
-                }
-            }
-            let l = String::from_utf8(b).unwrap();
+            let base = LINES[rng.gen_range(0..LINES.len())];
+            let l = super::super::mutate::mutate(&mut rng, base, alphabet, 2);
             match Plain(l.as_bytes(), 0).node(&l) {
                 Some(n) => {
                     answered += 1;

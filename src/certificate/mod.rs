@@ -12,3 +12,35 @@ mod naive;
 mod sfen;
 
 pub use check::{check_text, CheckError, Checked};
+
+/// Random byte edits for the fuzz tests of the plain readers (`line`, `sfen`).
+#[cfg(test)]
+mod mutate {
+    use rand::Rng;
+
+    /// `base` with 1 to `max_edits` random edits (replace, insert or remove one byte,
+    /// the new bytes from `alphabet`); never empty.
+    pub(super) fn mutate(
+        rng: &mut impl Rng,
+        base: &str,
+        alphabet: &[u8],
+        max_edits: usize,
+    ) -> String {
+        let mut b = base.as_bytes().to_vec();
+        for _ in 0..rng.gen_range(1..=max_edits) {
+            let i = rng.gen_range(0..b.len());
+            let c = alphabet[rng.gen_range(0..alphabet.len())];
+            match rng.gen_range(0..3) {
+                0 => b[i] = c,
+                1 => b.insert(i, c),
+                _ => {
+                    b.remove(i);
+                }
+            }
+            if b.is_empty() {
+                b.push(c);
+            }
+        }
+        String::from_utf8(b).expect("ASCII edits of ASCII text")
+    }
+}

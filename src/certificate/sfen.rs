@@ -173,22 +173,8 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let (mut answered, mut rejected) = (0, 0);
         for _ in 0..40_000 {
-            let mut b = PLAIN[rng.gen_range(0..PLAIN.len())].as_bytes().to_vec();
-            for _ in 0..rng.gen_range(1..4) {
-                let i = rng.gen_range(0..b.len());
-                let c = alphabet[rng.gen_range(0..alphabet.len())];
-                match rng.gen_range(0..3) {
-                    0 => b[i] = c,
-                    1 => b.insert(i, c),
-                    _ => {
-                        b.remove(i);
-                    }
-                }
-                if b.is_empty() {
-                    b.push(c);
-                }
-            }
-            let s = String::from_utf8(b).unwrap();
+            let base = PLAIN[rng.gen_range(0..PLAIN.len())];
+            let s = super::super::mutate::mutate(&mut rng, base, alphabet, 3);
             match read_plain(&s) {
                 Some(setup) => {
                     answered += 1;
