@@ -18,12 +18,7 @@ impl Extractor<'_> {
         if self.on_path(pos) {
             return Err(stuck(pos, "cycle"));
         }
-        if let Some(id) = self.find(pos, b) {
-            return Ok(id);
-        }
-        if let Some(m) = self.cover(pos, b) {
-            let id = self.new_id(pos, b)?;
-            self.finish(id, pos, Body::CoveredBy(m));
+        if let Some(id) = self.known(pos, b)? {
             return Ok(id);
         }
         if b == 0 {
@@ -109,12 +104,7 @@ impl Extractor<'_> {
         if self.on_path(pos) {
             return Err(stuck(pos, "cycle"));
         }
-        if let Some(id) = self.find(pos, b) {
-            return Ok(id);
-        }
-        if let Some(m) = self.cover(pos, b) {
-            let id = self.new_id(pos, b)?;
-            self.finish(id, pos, Body::CoveredBy(m));
+        if let Some(id) = self.known(pos, b)? {
             return Ok(id);
         }
         if let Some(r) = self.via_general(pos, b, Self::mate_defender) {

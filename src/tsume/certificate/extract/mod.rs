@@ -144,6 +144,21 @@ impl Extractor<'_> {
         self.probe(pos, b).any(|f| f.pns.dn == 0)
     }
 
+    /// The node for `pos` under budget `b` if the graph settles it already
+    /// ([`Self::find`]) or a node covers it by hand superiority (a new `covered_by`
+    /// node); `None`: it has to be built.
+    fn known(&mut self, pos: &Position, b: u16) -> Result<Option<usize>, ExtractError> {
+        if let Some(id) = self.find(pos, b) {
+            return Ok(Some(id));
+        }
+        if let Some(m) = self.cover(pos, b) {
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::CoveredBy(m));
+            return Ok(Some(id));
+        }
+        Ok(None)
+    }
+
     /// A node of the graph that settles `pos` under budget `b` as it stands: mate, a
     /// finished node of depth at most `b`; nomate, a node (finished or not: a cycle is
     /// allowed) whose budget is at least `b`.

@@ -29,13 +29,8 @@ impl Extractor<'_> {
     }
 
     fn nomate_attacker_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
-        if let Some(id) = self.find(pos, b) {
+        if let Some(id) = self.known(pos, b)? {
             return Ok(id); // cycles are allowed
-        }
-        if let Some(m) = self.cover(pos, b) {
-            let id = self.new_id(pos, b)?;
-            self.finish(id, pos, Body::CoveredBy(m));
-            return Ok(id);
         }
         if b == 0 {
             // No plies left: no mate within 0 (a leaf of the bounded graph).
@@ -70,12 +65,7 @@ impl Extractor<'_> {
     }
 
     fn nomate_defender_(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
-        if let Some(id) = self.find(pos, b) {
-            return Ok(id);
-        }
-        if let Some(m) = self.cover(pos, b) {
-            let id = self.new_id(pos, b)?;
-            self.finish(id, pos, Body::CoveredBy(m));
+        if let Some(id) = self.known(pos, b)? {
             return Ok(id);
         }
         if let Some(r) = self.via_general(pos, b, Self::nomate_defender) {
