@@ -1,8 +1,11 @@
 //! [`MatePosition`] for the rules core's [`Position`], and loading problems.
 
 use super::MatePosition;
-use crate::notation::sfen::{parse_setup, SfenError};
-use crate::rules::{Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules};
+use crate::notation::sfen::{read_usi_position, SfenError, UsiMoveError, UsiPositionError};
+use crate::rules::{
+    Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules, Setup,
+};
+use std::ops::Range;
 
 impl MatePosition for Position {
     type Move = Move;
@@ -185,36 +188,74 @@ pub enum DefenderHand {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProblemError {
-    /// The SFEN does not parse.
+    /// The SFEN (or the USI text around it) does not parse.
     #[error("bad SFEN: {0}")]
     Sfen(#[from] SfenError),
     /// The arrangement is not a legal tsume position.
     #[error("{0}")]
     Position(#[from] PositionError),
+    /// A move of the `moves …` list is malformed or illegal.
+    #[error("move {}: {error}", index + 1)]
+    Move {
+        /// 0-based index in the move list.
+        index: usize,
+        /// Its byte span in the input text.
+        span: Range<usize>,
+        /// What is wrong.
+        error: UsiMoveError,
+    },
+    /// After the moves the side not to move (the defender) has no king.
+    #[error("after the moves: {0}")]
+    AfterMoves(PositionError),
 }
 
-/// Reads a tsume problem: the side to move attacks (it may lack a king); the other side must have one.
+/// Gives the defender (the side not to move) every piece that is neither on the board
+/// nor in the attacker's hand.
+fn give_remaining_to_defender(setup: &mut Setup) {
+    let attacker = setup.side_to_move;
+    let mut used = [0u8; 14];
+    for pc in setup.board.iter().flatten() {
+        used[pc.kind.unpromote().index()] += 1;
+    }
+    for (k, n) in setup.hands[attacker].iter() {
+        used[k.index()] += n;
+    }
+    let mut h = Hand::EMPTY;
+    for k in PieceKind::HAND {
+        h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
+    }
+    setup.hands[!attacker] = h;
+}
+
+/// Reads a tsume problem: the side to move attacks (it may lack a king); the other side
+/// must have one.
+///
+/// `text` is what [`read_usi_position`] accepts: a bare SFEN, `sfen <SFEN>`, `startpos`,
+/// each optionally after `position` and before `moves m1 m2 …`. The start is read as a
+/// problem is (its side to move attacks; with [`DefenderHand::Remaining`] its defender
+/// gets every remaining piece), the moves are played with the rules core's full
+/// legality, and the position after them is the problem: its side to move attacks.
 ///
 /// # Errors
-/// [`ProblemError`] for malformed SFEN or an illegal arrangement.
-pub fn load_problem(sfen: &str, defender: DefenderHand) -> Result<Position, ProblemError> {
-    let mut setup = parse_setup(sfen)?;
+/// [`ProblemError`] for malformed text, an illegal arrangement, a malformed or illegal
+/// move (with its index and span), or a position after the moves whose defender has no king.
+pub fn load_problem(text: &str, defender: DefenderHand) -> Result<Position, ProblemError> {
+    let usi = read_usi_position(text)?;
+    let mut setup = usi.setup.clone();
     if defender == DefenderHand::Remaining {
-        let attacker = setup.side_to_move;
-        let mut used = [0u8; 14];
-        for pc in setup.board.iter().flatten() {
-            used[pc.kind.unpromote().index()] += 1;
-        }
-        for (k, n) in setup.hands[attacker].iter() {
-            used[k.index()] += n;
-        }
-        let mut h = Hand::EMPTY;
-        for k in PieceKind::HAND {
-            h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
-        }
-        setup.hands[!attacker] = h;
+        give_remaining_to_defender(&mut setup);
     }
-    Ok(Position::from_setup(setup, Rules::TSUME)?)
+    let start = Position::from_setup(setup, Rules::TSUME)?;
+    if usi.moves.is_empty() {
+        return Ok(start);
+    }
+    let after = usi.play_moves(start).map_err(|e| match e {
+        UsiPositionError::Sfen(e) => ProblemError::Sfen(e),
+        UsiPositionError::Move { index, span, error } => ProblemError::Move { index, span, error },
+    })?;
+    // The pieces on the board and in hand are those of the start (a move only moves
+    // them), so the defender's hand stays complete; only its king can be missing.
+    Position::from_setup(after.position.to_setup(), Rules::TSUME).map_err(ProblemError::AfterMoves)
 }
 
 #[cfg(test)]
