@@ -2,9 +2,7 @@
 
 use super::MatePosition;
 use crate::notation::sfen::{read_usi_position, SfenError, UsiMoveError, UsiPositionError};
-use crate::rules::{
-    Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules, Setup,
-};
+use crate::rules::{Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules, Setup};
 use std::ops::Range;
 
 impl MatePosition for Position {
