@@ -569,6 +569,63 @@ mod tests {
     }
 
     #[test]
+    fn usi_position_text_forms_read_alike() {
+        let sfen = "8k/9/8P/9/9/9/9/9/9 b G 1";
+        let bare = read_usi_position(sfen).unwrap();
+        assert!(bare.moves.is_empty());
+        for text in [
+            format!("sfen {sfen}"),
+            format!("position sfen {sfen}"),
+            format!("position {sfen} moves"),
+            format!("  position   sfen {sfen}  moves  "),
+        ] {
+            let u = read_usi_position(&text).unwrap();
+            assert_eq!(u.setup, bare.setup, "{text}");
+            assert!(u.moves.is_empty(), "{text}");
+        }
+        let start = read_usi_position("startpos").unwrap().setup;
+        assert_eq!(read_usi_position("position startpos").unwrap().setup, start);
+        assert_eq!(parse_setup(STARTPOS).unwrap(), start);
+    }
+
+    #[test]
+    fn usi_position_text_keeps_move_texts_and_spans_unchecked() {
+        let text = "startpos moves 7g7f xx 7g7f";
+        let u = read_usi_position(text).unwrap();
+        let got: Vec<_> = u
+            .moves
+            .iter()
+            .map(|(t, s)| (*t, &text[s.clone()]))
+            .collect();
+        assert_eq!(got, [("7g7f", "7g7f"), ("xx", "xx"), ("7g7f", "7g7f")]);
+        // The syntax is read; the moves are checked only when played.
+        let e = u.play_moves(Position::startpos()).unwrap_err();
+        match e {
+            UsiPositionError::Move {
+                index: 1,
+                span,
+                error: UsiMoveError::Malformed(m),
+            } => assert_eq!((&text[span], m.as_str()), ("xx", "xx")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn usi_position_text_refuses_other_trailing_text() {
+        let text = "position sfen 8k/9/8P/9/9/9/9/9/9 b G 1 mvoes G*1b";
+        let e = read_usi_position(text).unwrap_err();
+        assert_eq!(e.kind, SfenErrorKind::TrailingText);
+        assert_eq!(&text[e.span], "mvoes G*1b");
+        for (text, kind) in [
+            ("position", SfenErrorKind::Empty),
+            ("position sfen", SfenErrorKind::Empty),
+            ("position moves 7g7f", SfenErrorKind::WrongRankCount(1)),
+        ] {
+            assert_eq!(read_usi_position(text).unwrap_err().kind, kind, "{text}");
+        }
+    }
+
+    #[test]
     fn usi_position_reports_bad_move_index() {
         let e = parse_usi_position(
             "position startpos moves 7g7f 3c3d 7f7e 8c8d 2b8h",

@@ -272,6 +272,99 @@ mod tests {
     }
 
     #[test]
+    fn usi_texts_load_the_position_after_their_moves() {
+        use crate::notation::sfen::write_sfen;
+        // cases.sfen's pawn-drop-not-mate after ▲2二歩 △1一玉: ▲2三桂 mates.
+        let text = "position sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1 moves P*2b 2a1a";
+        let given = load_problem(text, DefenderHand::AsGiven).unwrap();
+        assert_eq!(write_sfen(&given), "8k/5G1P1/8S/9/9/9/9/9/9 b N 3");
+        let full = load_problem(text, DefenderHand::Remaining).unwrap();
+        assert_eq!(
+            write_sfen(&full),
+            "8k/5G1P1/8S/9/9/9/9/9/9 b N2r2b3g3s3n4l17p 3"
+        );
+        assert_eq!(
+            full,
+            load_problem(&write_sfen(&full), DefenderHand::Remaining).unwrap()
+        );
+        let r = crate::tsume::solve(&full, &Default::default());
+        assert_eq!(r.line_usi(), "N*2c");
+        // Every form of the start reads alike.
+        for t in [
+            "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+            "sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+            "position sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1 moves",
+        ] {
+            assert_eq!(
+                load_problem(t, DefenderHand::Remaining).unwrap(),
+                load_problem("7k1/5G3/8S/9/9/9/9/9/9 b NP 1", DefenderHand::Remaining).unwrap(),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_defender_hand_convention_applies_to_the_start() {
+        // ▲9一飛 checks; △2一歩 interposes from the remaining pieces, not from an empty hand.
+        let text = "position sfen 8k/9/9/9/9/9/9/9/R8 b - 1 moves 9i9a P*2a";
+        let p = load_problem(text, DefenderHand::Remaining).unwrap();
+        assert_eq!(p.side_to_move(), Color::Sente);
+        assert_eq!(p.hand(Color::Gote).count(PieceKind::Pawn), 17);
+        match load_problem(text, DefenderHand::AsGiven).unwrap_err() {
+            e @ ProblemError::Move { index: 1, .. } => {
+                assert_eq!(e.to_string(), "move 2: illegal move P*2a");
+                let ProblemError::Move { span, .. } = e else {
+                    unreachable!()
+                };
+                assert_eq!(&text[span], "P*2a");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_move_lists_are_refused() {
+        let start = "position sfen 8k/9/8P/9/9/9/9/9/9 b G 1 moves";
+        for (moves, index, message) in [
+            ("G*1b 1a1b", 1, "move 2: illegal move 1a1b"),
+            ("1c1d", 0, "move 1: illegal move 1c1d"),
+            ("G*1b 1a", 1, "move 2: malformed USI move \"1a\""),
+            ("P*1b", 0, "move 1: illegal move P*1b"),
+        ] {
+            let text = format!("{start} {moves}");
+            match load_problem(&text, DefenderHand::Remaining).unwrap_err() {
+                e @ ProblemError::Move { index: i, .. } if i == index => {
+                    assert_eq!(e.to_string(), message, "{text}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        // 打ち歩詰め is illegal in a move list too.
+        let e = load_problem(
+            "position sfen 7lk/9/8G/9/9/9/9/9/K8 b P 1 moves P*1b",
+            DefenderHand::Remaining,
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "move 1: illegal move P*1b");
+        // After one move the kingless attacker would be the defender.
+        let e = load_problem(
+            "position sfen 7lk/9/9/9/9/9/9/9/9 b G 1 moves G*2b",
+            DefenderHand::Remaining,
+        )
+        .unwrap_err();
+        assert!(matches!(e, ProblemError::AfterMoves(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "after the moves: illegal position: Sente has no king"
+        );
+        // Text other than `moves …` after the SFEN.
+        assert!(matches!(
+            load_problem("8k/9/8P/9/9/9/9/9/9 b G 1 G*1b", DefenderHand::Remaining),
+            Err(ProblemError::Sfen(_))
+        ));
+    }
+
+    #[test]
     fn checks_are_the_checking_legal_moves() {
         let p = load_problem("7lk/9/8G/9/9/9/9/9/K8 b P 1", DefenderHand::Remaining).unwrap();
         let mut v = Vec::new();
