@@ -2,8 +2,11 @@
 //! one line on stderr (never a panic, an abort or a silent exit 0), limits end with
 //! exit 1 and one line, and the fixed records behave as documented.
 
+mod support;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
+use support::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_shogi-lab");
 
@@ -60,14 +63,6 @@ fn one_line(o: &Out, code: i32, needle: &str) {
     assert!(lines[0].contains(needle), "{:?} lacks {needle:?}", lines[0]);
 }
 
-fn temp(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("shogi-lab-cli-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.display().to_string()
-}
-
 const ONE_PLY: &str = "8k/9/8P/9/9/9/9/9/9 b G 1";
 
 #[test]
@@ -121,9 +116,10 @@ fn item_2_memory_requests_are_checked_never_aborted() {
 
 #[test]
 fn item_3_empty_records_are_refused() {
+    let tmp = TempDir::new("cli-errors");
     for (name, text) in [("e.kif", ""), ("e.csa", ""), ("v.csa", "V2.2\n")] {
         one_line(
-            &run(&["convert", "--to", "usi", &temp(name, text.as_bytes())]),
+            &run(&["convert", "--to", "usi", &tmp.file(name, text.as_bytes())]),
             2,
             "no record",
         );
@@ -132,19 +128,20 @@ fn item_3_empty_records_are_refused() {
 
 #[test]
 fn item_4_quantum_replay_refuses_bad_records_with_exit_2() {
+    let tmp = TempDir::new("cli-errors");
     one_line(
-        &run(&["quantum", "replay", &temp("empty.txt", b"")]),
+        &run(&["quantum", "replay", &tmp.file("empty.txt", b"")]),
         2,
         "empty file",
     );
     one_line(
-        &run(&["quantum", "replay", &temp("empty.json", b"  \n")]),
+        &run(&["quantum", "replay", &tmp.file("empty.json", b"  \n")]),
         2,
         "empty file",
     );
     // Our own format, with a move that is not legal at ply 1.
     let bad = "# shogi-lab quantum record\nvariant standard\n1 5a5b ☗5二量子\nresult none\n";
-    let o = run(&["quantum", "replay", &temp("bad.txt", bad.as_bytes())]);
+    let o = run(&["quantum", "replay", &tmp.file("bad.txt", bad.as_bytes())]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
     // shogitter JSON: a kind that does not exist.
@@ -157,7 +154,7 @@ fn item_4_quantum_replay_refuses_bad_records_with_exit_2() {
     *v.pointer_mut("/record/kifu/0/move/1/3/1").unwrap() = "zz".into();
     let zz = v.to_string();
     one_line(
-        &run(&["quantum", "replay", &temp("zz.json", zz.as_bytes())]),
+        &run(&["quantum", "replay", &tmp.file("zz.json", zz.as_bytes())]),
         2,
         "ply 1",
     );
@@ -167,8 +164,14 @@ fn item_4_quantum_replay_refuses_bad_records_with_exit_2() {
 
 #[test]
 fn item_6_floodgate_comments_after_a_comma() {
+    let tmp = TempDir::new("cli-errors");
     let csa = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%KACHI,'* -5000 win\n";
-    let o = run(&["convert", "--to", "usi", &temp("fg.csa", csa.as_bytes())]);
+    let o = run(&[
+        "convert",
+        "--to",
+        "usi",
+        &tmp.file("fg.csa", csa.as_bytes()),
+    ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(
         String::from_utf8(o.stdout).unwrap().trim(),
@@ -178,6 +181,7 @@ fn item_6_floodgate_comments_after_a_comma() {
 
 #[test]
 fn item_7_convert_notes_dropped_branches_and_writes_shift_jis() {
+    let tmp = TempDir::new("cli-errors");
     let o = run(&[
         "convert",
         "--to",
@@ -222,13 +226,19 @@ fn item_7_convert_notes_dropped_branches_and_writes_shift_jis() {
     );
     // An illegal start position is named in words.
     let kif = "手合割：平手\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・v歩|九\n+---------------------------+\n先手の持駒：なし\n";
-    let o = run(&["convert", "--to", "usi", &temp("dead.kif", kif.as_bytes())]);
+    let o = run(&[
+        "convert",
+        "--to",
+        "usi",
+        &tmp.file("dead.kif", kif.as_bytes()),
+    ]);
     one_line(&o, 2, "Gote's 歩 (p) on 1i");
     assert!(!o.stderr.contains("Piece {"), "{}", o.stderr);
 }
 
 #[test]
 fn item_8_errors_are_one_line() {
+    let tmp = TempDir::new("cli-errors");
     // Echoed input is escaped.
     one_line(&run(&["tsume", "startpos\r\n"]), 2, "startpos\\r\\n");
     // clap's usage errors, one line; --help stays as it is.
@@ -257,14 +267,14 @@ fn item_8_errors_are_one_line() {
         "specs/records/bad/not_text.kif:1:5: not a text record",
     );
     one_line(
-        &run(&["tsume", &temp("bad.sfen", b"\xff\xfe\n")]),
+        &run(&["tsume", &tmp.file("bad.sfen", b"\xff\xfe\n")]),
         2,
         "bad.sfen:1:1: not UTF-8",
     );
     // `moves` reads the `id<TAB>SFEN` lines `tsume` reads.
     let o = run(&[
         "moves",
-        &temp(
+        &tmp.file(
             "ids.sfen",
             b"# c\nstart\tlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",
         ),
@@ -360,6 +370,7 @@ fn item_8_input_errors_render_as_path_line_col() {
 
 #[test]
 fn item_9_tsume_and_moves_stream_stdin() {
+    let tmp = TempDir::new("cli-errors");
     // Lines are answered as they come: a problem file on stdin with a bad last line
     // still answers the first problems before exit 2.
     let input = format!("a\t{ONE_PLY}\nb\t{ONE_PLY}\nc\tnot a sfen\n");
@@ -385,7 +396,7 @@ fn item_9_tsume_and_moves_stream_stdin() {
     );
     let file = run(&[
         "tsume",
-        &temp("three.sfen", three.as_bytes()),
+        &tmp.file("three.sfen", three.as_bytes()),
         "--json",
         "--shard",
         "1/2",
@@ -403,7 +414,8 @@ fn item_9_tsume_and_moves_stream_stdin() {
 
 #[test]
 fn item_10_experiments_out_is_checked_before_running() {
-    let file = temp("not-a-dir", b"x");
+    let tmp = TempDir::new("cli-errors");
+    let file = tmp.file("not-a-dir", b"x");
     let o = run(&["experiments", "placement", "--out", &format!("{file}/sub")]);
     one_line(&o, 2, "--out");
 }

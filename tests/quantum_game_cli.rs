@@ -1,7 +1,10 @@
 //! `shogi-lab quantum replay|play|perft`: the Room 9168 replay output
 //! (insta snapshot, exact probabilities), play → replay round trips, errors.
 
+mod support;
+
 use std::process::Command;
+use support::TempDir;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
@@ -41,8 +44,7 @@ fn room_9168_full_replay_and_engines() {
 
 #[test]
 fn play_records_replay_in_both_variants() {
-    let dir = std::env::temp_dir().join(format!("shogi-lab-qgame-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("qgame");
     for variant in ["standard", "observe"] {
         for seed in ["1", "7"] {
             let (code, rec, err) = run(&[
@@ -82,7 +84,6 @@ fn play_records_replay_in_both_variants() {
             assert_ne!(code, 0);
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -125,8 +126,7 @@ fn replay_diagrams(out: &str) -> Vec<String> {
 
 #[test]
 fn show_draws_quantum_records_with_the_shared_renderer() {
-    let dir = std::env::temp_dir().join(format!("shogi-lab-qshow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("qshow");
     let (code, rec, err) = run(&[
         "quantum", "play", "--random", "--seed", "3", "--plies", "60",
     ]);

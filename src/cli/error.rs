@@ -259,6 +259,7 @@ impl Located for crate::tsume::ProblemError {
     fn location(&self, text: &str) -> Location {
         match self {
             crate::tsume::ProblemError::Sfen(e) => e.location(text),
+            crate::tsume::ProblemError::Move { span, .. } => Location::of_byte(text, span.start),
             _ => Location::default(),
         }
     }

@@ -126,7 +126,7 @@ pub enum Command {
     Place(place::PlaceArgs),
     /// Run the paper's experiments and write their tables (to target/experiments/; --out paper/results for the paper).
     Experiments(experiments::ExperimentsArgs),
-    /// Solve tsume problems with df-pn (a SFEN, a file of SFEN lines, or `-`).
+    /// Solve tsume problems with df-pn (a SFEN or USI position, a file of such lines, or `-`).
     Tsume(tsume::TsumeArgs),
     /// Run as a USI mate engine (`go mate` → `checkmate`, `go` → `bestmove`); the same as `shogi-lab-usi`.
     Usi,

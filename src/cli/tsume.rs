@@ -14,8 +14,11 @@ use std::time::Duration;
 /// Arguments of `shogi-lab tsume`.
 #[derive(Debug, clap::Args)]
 pub struct TsumeArgs {
-    /// A SFEN (quoted), a KIF/KI2/CSA record (e.g. a BOD tsume diagram; hands as written there),
-    /// a file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments), or `-` for stdin.
+    /// A SFEN (quoted) or a USI position: `sfen <SFEN>`, `position sfen <SFEN> moves …`,
+    /// `[position] startpos moves …` (the position after the moves is the problem; a bad move
+    /// is an error naming its number); a KIF/KI2/CSA record (e.g. a BOD tsume diagram; hands
+    /// as written there); a file with one SFEN or USI position per line (`id<TAB>…` allowed,
+    /// `#` comments); or `-` for stdin (the same lines).
     pub input: String,
     /// Node limit per problem (reproducible, unlike --time).
     #[arg(long)]
@@ -135,7 +138,7 @@ fn problems_of(
     }
     let path = std::path::Path::new(input);
     if input != "-" && !path.exists() {
-        // A SFEN always has spaces between its fields; a single word is a file name.
+        // A SFEN or USI position always has spaces between its fields; a single word is a file name.
         if !input.trim().contains(char::is_whitespace) {
             return Err(InputError::new(
                 Origin::File(input.to_string()),

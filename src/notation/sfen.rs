@@ -455,11 +455,23 @@ pub struct UsiPosition {
     pub moves: Vec<Move>,
 }
 
-/// Reads `[position] (startpos | [sfen] <SFEN>) [moves m1 m2 …]`, checking every move.
+/// A USI position text read but not played: the start and the move texts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsiPositionText<'a> {
+    /// The start (`startpos` or the SFEN), not yet checked for legality.
+    pub setup: Setup,
+    /// Each move's text and byte span, in order, not yet checked.
+    pub moves: Vec<(&'a str, Range<usize>)>,
+}
+
+/// Reads the syntax of `[position] (startpos | [sfen] <SFEN>) [moves m1 m2 …]`: a bare
+/// SFEN, `startpos`, `sfen <SFEN>`, each optionally after `position` and before
+/// `moves …` (an empty list allowed). Neither the start nor the moves are checked here:
+/// [`UsiPositionText::play_moves`] does that.
 ///
 /// # Errors
-/// [`UsiPositionError`] with the span of the bad text and, for a move, its index.
-pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPositionError> {
+/// A located [`SfenError`] for a malformed start or text other than `moves …` after it.
+pub fn read_usi_position(text: &str) -> Result<UsiPositionText<'_>, SfenError> {
     let all = fields(text);
     let mut fs: &[(&str, Range<usize>)] = &all;
     if fs.first().map(|f| f.0) == Some("position") {
@@ -472,17 +484,28 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
             (s, u + 1)
         }
         Some(_) => parse_sfen_fields(fs, text.len())?,
-        None => return Err(err(SfenErrorKind::Empty, 0..text.len()).into()),
+        None => return Err(err(SfenErrorKind::Empty, 0..text.len())),
     };
-    let mut position = Position::from_setup(setup, rules)
-        .map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
     let rest = &fs[used..];
-    let mut moves = Vec::new();
-    if let Some((first, span)) = rest.first() {
-        if *first != "moves" {
-            return Err(err(SfenErrorKind::TrailingText, span.start..text.len()).into());
-        }
-        for (index, (mtext, span)) in rest[1..].iter().enumerate() {
+    let moves = match rest.first() {
+        None => Vec::new(),
+        Some((first, _)) if *first == "moves" => rest[1..].to_vec(),
+        Some((_, span)) => return Err(err(SfenErrorKind::TrailingText, span.start..text.len())),
+    };
+    Ok(UsiPositionText { setup, moves })
+}
+
+impl UsiPositionText<'_> {
+    /// Plays the moves from `start`, the legal position made of [`UsiPositionText::setup`]
+    /// (the caller chooses the rules, and may complete the setup first: a tsume problem's
+    /// defender hand), checking each move with the rules core's full legality.
+    ///
+    /// # Errors
+    /// [`UsiPositionError::Move`] for the first malformed or illegal move.
+    pub fn play_moves(&self, start: Position) -> Result<UsiPosition, UsiPositionError> {
+        let mut position = start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (index, (mtext, span)) in self.moves.iter().enumerate() {
             let m = resolve_usi_move(&position, mtext).map_err(|error| UsiPositionError::Move {
                 index,
                 span: span.clone(),
@@ -491,8 +514,20 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
             position.play_unchecked(m);
             moves.push(m);
         }
+        Ok(UsiPosition { position, moves })
     }
-    Ok(UsiPosition { position, moves })
+}
+
+/// Reads `[position] (startpos | [sfen] <SFEN>) [moves m1 m2 …]` ([`read_usi_position`]),
+/// checking the start under `rules` and every move.
+///
+/// # Errors
+/// [`UsiPositionError`] with the span of the bad text and, for a move, its index.
+pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPositionError> {
+    let u = read_usi_position(text)?;
+    let start = Position::from_setup(u.setup.clone(), rules)
+        .map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
+    u.play_moves(start)
 }
 
 /// Writes `position sfen <SFEN> moves …` (or `position startpos moves …` when the start is the standard one).
@@ -531,6 +566,63 @@ mod tests {
         let p = parse_position(s, Rules::STANDARD).unwrap();
         assert_eq!(write_sfen(&p), s);
         assert_eq!(p.hand(Color::Gote).count(PieceKind::Pawn), 5);
+    }
+
+    #[test]
+    fn usi_position_text_forms_read_alike() {
+        let sfen = "8k/9/8P/9/9/9/9/9/9 b G 1";
+        let bare = read_usi_position(sfen).unwrap();
+        assert!(bare.moves.is_empty());
+        for text in [
+            format!("sfen {sfen}"),
+            format!("position sfen {sfen}"),
+            format!("position {sfen} moves"),
+            format!("  position   sfen {sfen}  moves  "),
+        ] {
+            let u = read_usi_position(&text).unwrap();
+            assert_eq!(u.setup, bare.setup, "{text}");
+            assert!(u.moves.is_empty(), "{text}");
+        }
+        let start = read_usi_position("startpos").unwrap().setup;
+        assert_eq!(read_usi_position("position startpos").unwrap().setup, start);
+        assert_eq!(parse_setup(STARTPOS).unwrap(), start);
+    }
+
+    #[test]
+    fn usi_position_text_keeps_move_texts_and_spans_unchecked() {
+        let text = "startpos moves 7g7f xx 7g7f";
+        let u = read_usi_position(text).unwrap();
+        let got: Vec<_> = u
+            .moves
+            .iter()
+            .map(|(t, s)| (*t, &text[s.clone()]))
+            .collect();
+        assert_eq!(got, [("7g7f", "7g7f"), ("xx", "xx"), ("7g7f", "7g7f")]);
+        // The syntax is read; the moves are checked only when played.
+        let e = u.play_moves(Position::startpos()).unwrap_err();
+        match e {
+            UsiPositionError::Move {
+                index: 1,
+                span,
+                error: UsiMoveError::Malformed(m),
+            } => assert_eq!((&text[span], m.as_str()), ("xx", "xx")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn usi_position_text_refuses_other_trailing_text() {
+        let text = "position sfen 8k/9/8P/9/9/9/9/9/9 b G 1 mvoes G*1b";
+        let e = read_usi_position(text).unwrap_err();
+        assert_eq!(e.kind, SfenErrorKind::TrailingText);
+        assert_eq!(&text[e.span], "mvoes G*1b");
+        for (text, kind) in [
+            ("position", SfenErrorKind::Empty),
+            ("position sfen", SfenErrorKind::Empty),
+            ("position moves 7g7f", SfenErrorKind::WrongRankCount(1)),
+        ] {
+            assert_eq!(read_usi_position(text).unwrap_err().kind, kind, "{text}");
+        }
     }
 
     #[test]

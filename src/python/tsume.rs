@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::Duration;
 
-/// Solves one problem; returns the fields of the CLI's `tsume --json` line.
+/// Solves one problem (`sfen`: a SFEN or USI position text, read as `shogi-lab tsume`
+/// reads it); returns the fields of the CLI's `tsume --json` line.
 #[pyfunction]
 #[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false))]
 pub fn tsume_solve<'py>(

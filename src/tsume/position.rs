@@ -1,8 +1,9 @@
 //! [`MatePosition`] for the rules core's [`Position`], and loading problems.
 
 use super::MatePosition;
-use crate::notation::sfen::{parse_setup, SfenError};
-use crate::rules::{Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules};
+use crate::notation::sfen::{read_usi_position, SfenError, UsiMoveError, UsiPositionError};
+use crate::rules::{Color, Hand, Move, MoveList, PieceKind, Position, PositionError, Rules, Setup};
+use std::ops::Range;
 
 impl MatePosition for Position {
     type Move = Move;
@@ -185,36 +186,74 @@ pub enum DefenderHand {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProblemError {
-    /// The SFEN does not parse.
+    /// The SFEN (or the USI text around it) does not parse.
     #[error("bad SFEN: {0}")]
     Sfen(#[from] SfenError),
     /// The arrangement is not a legal tsume position.
     #[error("{0}")]
     Position(#[from] PositionError),
+    /// A move of the `moves …` list is malformed or illegal.
+    #[error("move {}: {error}", index + 1)]
+    Move {
+        /// 0-based index in the move list.
+        index: usize,
+        /// Its byte span in the input text.
+        span: Range<usize>,
+        /// What is wrong.
+        error: UsiMoveError,
+    },
+    /// After the moves the side not to move (the defender) has no king.
+    #[error("after the moves: {0}")]
+    AfterMoves(PositionError),
 }
 
-/// Reads a tsume problem: the side to move attacks (it may lack a king); the other side must have one.
+/// Gives the defender (the side not to move) every piece that is neither on the board
+/// nor in the attacker's hand.
+fn give_remaining_to_defender(setup: &mut Setup) {
+    let attacker = setup.side_to_move;
+    let mut used = [0u8; 14];
+    for pc in setup.board.iter().flatten() {
+        used[pc.kind.unpromote().index()] += 1;
+    }
+    for (k, n) in setup.hands[attacker].iter() {
+        used[k.index()] += n;
+    }
+    let mut h = Hand::EMPTY;
+    for k in PieceKind::HAND {
+        h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
+    }
+    setup.hands[!attacker] = h;
+}
+
+/// Reads a tsume problem: the side to move attacks (it may lack a king); the other side
+/// must have one.
+///
+/// `text` is what [`read_usi_position`] accepts: a bare SFEN, `sfen <SFEN>`, `startpos`,
+/// each optionally after `position` and before `moves m1 m2 …`. The start is read as a
+/// problem is (its side to move attacks; with [`DefenderHand::Remaining`] its defender
+/// gets every remaining piece), the moves are played with the rules core's full
+/// legality, and the position after them is the problem: its side to move attacks.
 ///
 /// # Errors
-/// [`ProblemError`] for malformed SFEN or an illegal arrangement.
-pub fn load_problem(sfen: &str, defender: DefenderHand) -> Result<Position, ProblemError> {
-    let mut setup = parse_setup(sfen)?;
+/// [`ProblemError`] for malformed text, an illegal arrangement, a malformed or illegal
+/// move (with its index and span), or a position after the moves whose defender has no king.
+pub fn load_problem(text: &str, defender: DefenderHand) -> Result<Position, ProblemError> {
+    let usi = read_usi_position(text)?;
+    let mut setup = usi.setup.clone();
     if defender == DefenderHand::Remaining {
-        let attacker = setup.side_to_move;
-        let mut used = [0u8; 14];
-        for pc in setup.board.iter().flatten() {
-            used[pc.kind.unpromote().index()] += 1;
-        }
-        for (k, n) in setup.hands[attacker].iter() {
-            used[k.index()] += n;
-        }
-        let mut h = Hand::EMPTY;
-        for k in PieceKind::HAND {
-            h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
-        }
-        setup.hands[!attacker] = h;
+        give_remaining_to_defender(&mut setup);
     }
-    Ok(Position::from_setup(setup, Rules::TSUME)?)
+    let start = Position::from_setup(setup, Rules::TSUME)?;
+    if usi.moves.is_empty() {
+        return Ok(start);
+    }
+    let after = usi.play_moves(start).map_err(|e| match e {
+        UsiPositionError::Sfen(e) => ProblemError::Sfen(e),
+        UsiPositionError::Move { index, span, error } => ProblemError::Move { index, span, error },
+    })?;
+    // The pieces on the board and in hand are those of the start (a move only moves
+    // them), so the defender's hand stays complete; only its king can be missing.
+    Position::from_setup(after.position.to_setup(), Rules::TSUME).map_err(ProblemError::AfterMoves)
 }
 
 #[cfg(test)]
@@ -230,6 +269,99 @@ mod tests {
         assert_eq!(h.count(PieceKind::Rook), 2);
         let q = load_problem("8k/9/8P/9/9/9/9/9/9 b G 1", DefenderHand::AsGiven).unwrap();
         assert!(q.hand(Color::Gote).is_empty());
+    }
+
+    #[test]
+    fn usi_texts_load_the_position_after_their_moves() {
+        use crate::notation::sfen::write_sfen;
+        // cases.sfen's pawn-drop-not-mate after ▲2二歩 △1一玉: ▲2三桂 mates.
+        let text = "position sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1 moves P*2b 2a1a";
+        let given = load_problem(text, DefenderHand::AsGiven).unwrap();
+        assert_eq!(write_sfen(&given), "8k/5G1P1/8S/9/9/9/9/9/9 b N 3");
+        let full = load_problem(text, DefenderHand::Remaining).unwrap();
+        assert_eq!(
+            write_sfen(&full),
+            "8k/5G1P1/8S/9/9/9/9/9/9 b N2r2b3g3s3n4l17p 3"
+        );
+        assert_eq!(
+            full,
+            load_problem(&write_sfen(&full), DefenderHand::Remaining).unwrap()
+        );
+        let r = crate::tsume::solve(&full, &Default::default());
+        assert_eq!(r.line_usi(), "N*2c");
+        // Every form of the start reads alike.
+        for t in [
+            "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+            "sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+            "position sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1 moves",
+        ] {
+            assert_eq!(
+                load_problem(t, DefenderHand::Remaining).unwrap(),
+                load_problem("7k1/5G3/8S/9/9/9/9/9/9 b NP 1", DefenderHand::Remaining).unwrap(),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_defender_hand_convention_applies_to_the_start() {
+        // ▲9一飛 checks; △2一歩 interposes from the remaining pieces, not from an empty hand.
+        let text = "position sfen 8k/9/9/9/9/9/9/9/R8 b - 1 moves 9i9a P*2a";
+        let p = load_problem(text, DefenderHand::Remaining).unwrap();
+        assert_eq!(p.side_to_move(), Color::Sente);
+        assert_eq!(p.hand(Color::Gote).count(PieceKind::Pawn), 17);
+        match load_problem(text, DefenderHand::AsGiven).unwrap_err() {
+            e @ ProblemError::Move { index: 1, .. } => {
+                assert_eq!(e.to_string(), "move 2: illegal move P*2a");
+                let ProblemError::Move { span, .. } = e else {
+                    unreachable!()
+                };
+                assert_eq!(&text[span], "P*2a");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_move_lists_are_refused() {
+        let start = "position sfen 8k/9/8P/9/9/9/9/9/9 b G 1 moves";
+        for (moves, index, message) in [
+            ("G*1b 1a1b", 1, "move 2: illegal move 1a1b"),
+            ("1c1d", 0, "move 1: illegal move 1c1d"),
+            ("G*1b 1a", 1, "move 2: malformed USI move \"1a\""),
+            ("P*1b", 0, "move 1: illegal move P*1b"),
+        ] {
+            let text = format!("{start} {moves}");
+            match load_problem(&text, DefenderHand::Remaining).unwrap_err() {
+                e @ ProblemError::Move { index: i, .. } if i == index => {
+                    assert_eq!(e.to_string(), message, "{text}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        // 打ち歩詰め is illegal in a move list too.
+        let e = load_problem(
+            "position sfen 7lk/9/8G/9/9/9/9/9/K8 b P 1 moves P*1b",
+            DefenderHand::Remaining,
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "move 1: illegal move P*1b");
+        // After one move the kingless attacker would be the defender.
+        let e = load_problem(
+            "position sfen 7lk/9/9/9/9/9/9/9/9 b G 1 moves G*2b",
+            DefenderHand::Remaining,
+        )
+        .unwrap_err();
+        assert!(matches!(e, ProblemError::AfterMoves(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "after the moves: illegal position: Sente has no king"
+        );
+        // Text other than `moves …` after the SFEN.
+        assert!(matches!(
+            load_problem("8k/9/8P/9/9/9/9/9/9 b G 1 G*1b", DefenderHand::Remaining),
+            Err(ProblemError::Sfen(_))
+        ));
     }
 
     #[test]

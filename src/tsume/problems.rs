@@ -1,12 +1,14 @@
-//! Problem files: one SFEN per line, optionally `id<TAB>SFEN[<TAB>extra…]`;
-//! `#` starts a comment line; `# Source:` lines are kept.
+//! Problem files: one problem per line, optionally `id<TAB>SFEN[<TAB>extra…]`;
+//! `#` starts a comment line; `# Source:` lines are kept. The SFEN column may also be
+//! a USI position text (`position sfen … moves …`, `startpos moves …`), which
+//! [`super::load_problem`] reads.
 
 /// One problem line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// Identifier: the id column, or `line-<n>`.
     pub id: String,
-    /// The SFEN text.
+    /// The SFEN text (or a USI position text: whatever [`super::load_problem`] reads).
     pub sfen: String,
     /// Further tab-separated columns (e.g. a known length).
     pub extra: Vec<String>,
@@ -16,7 +18,8 @@ pub struct Problem {
     pub column: usize,
 }
 
-/// Reads a problem file. A line with a tab is `id<TAB>SFEN…`; otherwise the whole line is the SFEN.
+/// Reads a problem file. A line with a tab is `id<TAB>SFEN…`; otherwise the whole line
+/// is the SFEN (spaces, as in `position sfen … moves …`, do not split a line).
 pub fn read_problems(text: &str) -> Vec<Problem> {
     text.lines()
         .enumerate()
@@ -83,5 +86,21 @@ mod tests {
         let p = parse_line(" 詰1 \t 8k/9/8P/9/9/9/9/9/9 b G 1", 7).unwrap();
         assert_eq!((p.line, p.column), (7, 7));
         assert_eq!(sources(t), vec!["x"]);
+    }
+
+    #[test]
+    fn usi_position_lines_are_kept_whole() {
+        let usi = "position sfen 7k1/5G3/8S/9/9/9/9/9/9 b NP 1 moves P*2b 2a1a";
+        let p = parse_line(&format!("after-2\t{usi}\tmate 1"), 3).unwrap();
+        assert_eq!(
+            (p.id.as_str(), p.sfen.as_str(), p.column),
+            ("after-2", usi, 9)
+        );
+        assert_eq!(p.extra, vec!["mate 1"]);
+        let q = parse_line(&format!("  {usi}  "), 4).unwrap();
+        assert_eq!(
+            (q.id.as_str(), q.sfen.as_str(), q.column),
+            ("line-4", usi, 3)
+        );
     }
 }

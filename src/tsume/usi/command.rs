@@ -20,7 +20,7 @@ pub enum Command {
         /// Its value (words joined by one space), if given.
         value: Option<String>,
     },
-    /// `position …`: the whole line, resolved by `notation::sfen::parse_usi_position`.
+    /// `position …`: the whole line, resolved by `tsume::load_problem`.
     Position(String),
     /// `go …`, or why its words do not parse (the engine still replies).
     Go(Result<Go, GoError>),

@@ -11,8 +11,7 @@ use super::info;
 use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
-use crate::notation::sfen::{parse_usi_position, write_sfen};
-use crate::rules::{Position, Rules};
+use crate::rules::Position;
 use crate::tsume::{load_problem, Control, DefenderHand, Outcome};
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -513,10 +512,9 @@ impl<W: Write> Engine<W> {
     }
 }
 
-/// Resolves a `position` line: the side to move attacks (it may lack a king, the
-/// other side must have one); hands are as given (a USI position is complete).
+/// Resolves a `position` line with [`load_problem`]: the position after the moves is
+/// the problem (its side to move attacks; it may lack a king, the other side must have
+/// one); hands are as given (a USI position is complete).
 fn read_position(text: &str) -> Result<Position, String> {
-    let p = parse_usi_position(text, Rules::TSUME).map_err(|e| format!("position: {e}"))?;
-    load_problem(&write_sfen(&p.position), DefenderHand::AsGiven)
-        .map_err(|e| format!("position: {e}"))
+    load_problem(text, DefenderHand::AsGiven).map_err(|e| format!("position: {e}"))
 }

@@ -1,0 +1,55 @@
+//! Helpers shared by the integration tests that write files.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh directory under the system temp dir, removed with its contents when dropped
+/// (also when a test panics; a crash may leave it). Each guard has its own directory
+/// (`shogi-lab-<name>-<pid>-<n>`), so tests running in parallel never share one.
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// Creates `shogi-lab-<name>-<pid>-<n>` (an older leftover of that name is emptied).
+    ///
+    /// # Panics
+    /// If the directory cannot be created.
+    pub fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("shogi-lab-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir { path }
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `name` inside the directory (not created).
+    pub fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Writes `bytes` to `name` inside the directory and returns its path as text.
+    ///
+    /// # Panics
+    /// If the file cannot be written.
+    pub fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.path.join(name);
+        std::fs::write(&p, bytes).unwrap_or_else(|e| panic!("cannot write {}: {e}", p.display()));
+        p.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
