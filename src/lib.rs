@@ -14,7 +14,8 @@
 // `deny`, not `forbid`: PyO3's macros expand to `unsafe` blocks, so the
 // `python` module (feature-gated) carries `#[allow(unsafe_code)]`; the only other
 // exceptions are the cache prefetch hints `tsume::table::Table::prefetch` and
-// `Table::prefetch_count` (they cannot fault).
+// `Table::prefetch_count` (they cannot fault), and the `popcnt` instruction of
+// `rules::popcount` (registers only, run after CPUID reported it).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

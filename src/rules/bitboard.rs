@@ -35,10 +35,10 @@ impl Bitboard {
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
-    /// Number of squares.
+    /// Number of squares (the CPU's `popcnt` when it has one: `rules::popcount`).
     #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
+    pub fn count(self) -> u32 {
+        super::popcount::count(self.0)
     }
     /// Whether more than one square is set.
     #[inline]

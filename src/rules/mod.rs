@@ -6,6 +6,7 @@ pub mod checks;
 pub mod game;
 pub mod hand;
 pub mod moves;
+mod popcount;
 pub mod position;
 pub mod types;
 

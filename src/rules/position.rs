@@ -366,6 +366,22 @@ impl Position {
         self.board_key ^= ZOBRIST[pc.index()][sq.index()];
     }
 
+    /// [`Position::put`] without the key update (`undo` restores the key it saved).
+    #[inline]
+    fn put_keyless(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = Some(pc);
+        self.colors[pc.color] = self.colors[pc.color].with(sq);
+        self.kinds[pc.kind.index()] = self.kinds[pc.kind.index()].with(sq);
+    }
+
+    /// [`Position::take`] without the key update (`undo` restores the key it saved).
+    #[inline]
+    fn take_keyless(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = None;
+        self.colors[pc.color] = self.colors[pc.color].without(sq);
+        self.kinds[pc.kind.index()] = self.kinds[pc.kind.index()].without(sq);
+    }
+
     #[inline]
     fn take(&mut self, pc: Piece, sq: Square) {
         self.board[sq.index()] = None;
@@ -698,26 +714,26 @@ impl Position {
         match u.mv {
             Move::Normal { from, to, .. } => {
                 let pc = self.board[to.index()].expect("undo: moved piece");
-                self.take(pc, to);
+                self.take_keyless(pc, to);
                 let orig = if u.mv.is_promotion() {
                     Piece::new(us, pc.kind.unpromote())
                 } else {
                     pc
                 };
-                self.put(orig, from);
+                self.put_keyless(orig, from);
                 if orig.kind == PieceKind::King {
                     self.kings[us] = Some(from);
                 }
                 if let Some(cap) = u.captured {
                     self.hands[us] = self.hands[us].remove(cap.kind.unpromote());
-                    self.put(cap, to);
+                    self.put_keyless(cap, to);
                     if cap.kind == PieceKind::King {
                         self.kings[cap.color] = Some(to);
                     }
                 }
             }
             Move::Drop { kind, to } => {
-                self.take(Piece::new(us, kind), to);
+                self.take_keyless(Piece::new(us, kind), to);
                 self.hands[us] = self.hands[us].add(kind);
             }
         }
