@@ -601,7 +601,11 @@ mod tests {
     #[test]
     fn highest_bit_is_127_minus_leading_zeros() {
         for i in 0..128 {
-            for x in [1u128 << i, (1u128 << i) | 1, (1u128 << i).wrapping_mul(3) | (1 << i)] {
+            for x in [
+                1u128 << i,
+                (1u128 << i) | 1,
+                (1u128 << i).wrapping_mul(3) | (1 << i),
+            ] {
                 assert_eq!(highest_bit(x), 127 - x.leading_zeros(), "{x:#x}");
             }
         }
