@@ -303,7 +303,9 @@ static DIRECTION_TO: [[u8; 81]; 81] = build_direction_table();
 
 /// The squares of ray `d` from `sq` up to and including the first blocker, branch-free:
 /// toward higher indices the first blocker is the lowest set bit (`b & -b`), toward lower
-/// indices the highest (`1 << (127 - lzcnt)`); an empty blocker set yields the whole ray.
+/// indices the highest; an empty blocker set yields the whole ray. The highest bit is
+/// found per 64-bit half, each known non-zero, so that the baseline build needs one `bsr`
+/// each and a select (the `u128` leading-zero count adds the zero and `63 -` fix-ups).
 #[inline(always)]
 fn ray_attack(d: usize, sq: usize, occ: u128) -> u128 {
     let ray = RAYS[d][sq];
@@ -312,8 +314,19 @@ fn ray_attack(d: usize, sq: usize, occ: u128) -> u128 {
         let lowest = blockers & blockers.wrapping_neg();
         ray & (lowest << 1).wrapping_sub(1)
     } else {
-        let highest = 127 - (blockers | 1).leading_zeros();
-        ray & !((1u128 << highest) - 1)
+        ray & (u128::MAX << highest_bit(blockers | 1))
+    }
+}
+
+/// The index of the highest set bit of `x`, which is non-zero.
+#[inline(always)]
+fn highest_bit(x: u128) -> u32 {
+    let (hi, lo) = ((x >> 64) as u64, x as u64);
+    if hi != 0 {
+        64 + hi.ilog2()
+    } else {
+        // Only reached with `lo != 0` (`x` is non-zero); `| 1` keeps `ilog2` total.
+        (lo | 1).ilog2()
     }
 }
 
@@ -579,6 +592,21 @@ mod tests {
                     }
                     assert_eq!(n, 1u64 << relevant.count_ones());
                 }
+            }
+        }
+    }
+
+    /// `highest_bit` against the `u128` leading-zero count on single bits and their
+    /// neighbours (the half boundaries included).
+    #[test]
+    fn highest_bit_is_127_minus_leading_zeros() {
+        for i in 0..128 {
+            for x in [
+                1u128 << i,
+                (1u128 << i) | 1,
+                (1u128 << i).wrapping_mul(3) | (1 << i),
+            ] {
+                assert_eq!(highest_bit(x), 127 - x.leading_zeros(), "{x:#x}");
             }
         }
     }
