@@ -18,6 +18,7 @@ mod hands;
 mod line;
 mod path;
 mod search;
+mod stack_map;
 
 use super::table::{Table, UNBOUNDED};
 use super::{MatePosition, ProofNumbers, SolverOptions};
