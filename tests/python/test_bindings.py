@@ -211,12 +211,12 @@ def test_placement_matches_the_cli(cli):
         want = cli.json(*args)[0]
         got = placement.first(pieces, both_directions=both)
         assert got.keys() == want.keys()
-        # The two-directional search runs in parallel, so which board it finds first varies;
-        # every board is re-checked square by square inside the binding before it is returned.
+        # The search runs in parallel in both modes (specs/placement.md, "Finding one
+        # placement"), so which board it finds first varies with the threads' timing (a CI run
+        # under load got a different R2B2 board from the binding and the CLI); every board is
+        # re-checked square by square inside the binding before it is returned.
         assert got["result"] == want["result"]
         assert (got["sfen"] is None) == (want["sfen"] is None)
-        if not both:
-            assert got["sfen"] == want["sfen"]
     with pytest.raises(ShogiLabError, match="bad piece set"):
         placement.count("X9")
     with pytest.raises(ShogiLabError, match="bad shard"):
