@@ -6,8 +6,6 @@ mod strategies;
 mod support;
 
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use shogi_lab::notation::sfen::{write_sfen, write_usi_position};
 use shogi_lab::tsume::{load_problem, DefenderHand};
 use std::io::Write;
@@ -234,19 +232,7 @@ proptest! {
         seed in any::<u64>(),
         plies in 0usize..40,
     ) {
-        let first = strategies::playout(start, seed, 0);
-        let mut line = Vec::new();
-        let mut pos = first.clone();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.gen_range(0..moves.len())];
-            pos.play_unchecked(m);
-            line.push(m);
-        }
+        let (first, line, pos) = strategies::playout_line(start, seed, plies);
         let text = write_usi_position(&first, &line);
         let given = load_problem(&text, DefenderHand::AsGiven)
             .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;

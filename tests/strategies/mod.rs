@@ -20,8 +20,19 @@ pub const STARTS: &[&str] = &[
 /// Plays `plies` random legal moves from `STARTS[start % len]`, preferring captures and checks a little
 /// so that hands fill up; stops early at mate.
 pub fn playout(start: usize, seed: u64, plies: usize) -> Position {
-    let mut pos =
+    playout_line(start, seed, plies).2
+}
+
+/// [`playout`] with its start position and the moves played: (start, line, end).
+pub fn playout_line(
+    start: usize,
+    seed: u64,
+    plies: usize,
+) -> (Position, Vec<shogi_lab::rules::Move>, Position) {
+    let first =
         parse_position(STARTS[start % STARTS.len()], Rules::STANDARD).expect("start is legal");
+    let mut pos = first.clone();
+    let mut line = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..plies {
         let moves = pos.legal_moves();
@@ -39,8 +50,9 @@ pub fn playout(start: usize, seed: u64, plies: usize) -> Position {
             moves[rng.gen_range(0..moves.len())]
         };
         pos.play_unchecked(m);
+        line.push(m);
     }
-    pos
+    (first, line, pos)
 }
 
 /// Positions from random playouts of 0–160 plies.
