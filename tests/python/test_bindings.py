@@ -217,6 +217,9 @@ def test_placement_matches_the_cli(cli):
         # re-checked square by square inside the binding before it is returned.
         assert got["result"] == want["result"]
         assert (got["sfen"] is None) == (want["sfen"] is None)
+        if pieces == "R2B2":
+            # Whichever board came first, it holds exactly these pieces and none attacks another.
+            assert _rooks_bishops_unattacked(got["sfen"]) == {"R": 2, "B": 2}
     with pytest.raises(ShogiLabError, match="bad piece set"):
         placement.count("X9")
     with pytest.raises(ShogiLabError, match="bad shard"):
@@ -225,3 +228,27 @@ def test_placement_matches_the_cli(cli):
         placement.count("R2", both_directions=True, method="sweep")
     with pytest.raises(ShogiLabError, match="bad method"):
         placement.count("R2", method="magic")
+
+
+def _rooks_bishops_unattacked(sfen):
+    """The R/B pieces of a board (SFEN), checked independently of the library: no rook or
+    bishop reaches another piece along its lines (利かず); returns the piece counts."""
+    board = {}
+    for rank, row in enumerate(sfen.split()[0].split("/")):
+        file = 9
+        for c in row:
+            if c.isdigit():
+                file -= int(c)
+            else:
+                board[(file, rank + 1)] = c
+                file -= 1
+    counts = {}
+    for (f, r), c in board.items():
+        counts[c] = counts.get(c, 0) + 1
+        dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)] if c == "R" else [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        for df, dr in dirs:
+            x, y = f + df, r + dr
+            while 1 <= x <= 9 and 1 <= y <= 9:
+                assert (x, y) not in board, (sfen, (f, r), (x, y))
+                x, y = x + df, y + dr
+    return counts
