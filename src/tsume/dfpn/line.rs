@@ -474,20 +474,27 @@ impl<P: MatePosition> Solver<P> {
             }
             return Err(WalkFail::Dep(dep));
         }
-        // The defender's replies, longest proof first (board moves before drops on ties);
+        // The defender's replies, longest proof first (board moves before drops on ties;
+        // the exact pass takes first those the table already shows exact);
         // with `exact`, only replies whose mate needs exactly `budget` − 1 plies (proven
         // within it, disproven within 2 less) qualify. If the line below one fails (a
         // repetition on this path, or a node mate only by 無駄合 at a budget), the next
         // reply is walked.
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(bounds[i].unwrap_or(0)));
+        // The exact pass takes first the replies the table already shows exact.
+        let exact_order = if st.exact && budget >= 3 {
+            self.known_exact_first(pos, &moves, &order, budget - 3)
+        } else {
+            order.clone()
+        };
         let mut dep = 0;
         let mut walked = false;
         // A line of the exact length that leaves the attacker pieces (駒余り), kept while
         // another reply of the same length is tried.
         let mut kept: Option<Vec<P::Move>> = None;
         for pass in 0..2 {
-            for &i in &order {
+            for &i in if pass == 0 { &exact_order } else { &order } {
                 let m = moves[i];
                 let exact_pass = st.exact && pass == 0;
                 if exact_pass && bounds[i] != Some(budget - 1) {
@@ -587,7 +594,9 @@ impl<P: MatePosition> Solver<P> {
                 return Some(Err(WalkFail::Dep(0)));
             }
         }
-        for (i, &m) in moves.iter().enumerate() {
+        let all_idx: Vec<usize> = (0..moves.len()).collect();
+        for i in self.known_exact_first(pos, &moves, &all_idx, budget - 3) {
+            let m = moves[i];
             if bounds[i] != Some(cb) {
                 continue;
             }
@@ -627,6 +636,32 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         kept.map(Ok)
+    }
+
+    /// `order` (indices into the replies `moves` of the AND node `pos`) with the replies
+    /// after which the table already holds a disproof within `nb` plies first, each group
+    /// in its given order. The exact walk needs such a disproof for the reply it shows
+    /// (its mate is not shorter); the minimality search's disproof of the root stored one
+    /// for some reply at every node of the line, so taking it first spares a search.
+    fn known_exact_first(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        order: &[usize],
+        nb: u16,
+    ) -> Vec<usize> {
+        let mut known = vec![false; moves.len()];
+        for &i in order {
+            pos.play(moves[i]);
+            known[i] = self
+                .table
+                .lookup(pos.board_key(), pos.hand_of(self.attacker), nb)
+                .is_some_and(|f| f.pns.is_disproven());
+            pos.undo();
+        }
+        let mut out = order.to_vec();
+        out.sort_by_key(|&i| !known[i]);
+        out
     }
 
     /// Whether `line` (from the AND node `pos`) leaves the attacker pieces in hand at the
