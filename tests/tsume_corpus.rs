@@ -249,6 +249,37 @@ fn futile_interpositions_are_not_counted() {
     assert!(plain.line.len() > 1);
 }
 
+/// A 無駄合 made by a large budget is no line: after 図巧20's first eight plies (▲２三歩成
+/// △４三玉 ▲４四銀 △３四玉 ▲５五桂 △６七馬 ▲２四と △同玉), ▲７九馬 leaves interpositions that
+/// are futile only within 26 or more plies, and the only other reply, △３四玉, is mated by
+/// ▲３五馬. The exact walk once showed those 3 plies as "proven shortest" (a reply not shown
+/// exact was walked when no exact one led to a line), and 図巧20 came out 11 plies instead
+/// of its proven 37. The naive twin finds no mate within 3 there.
+#[test]
+fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
+    let after = load_problem(
+        "4ng2+r/5+r1+L1/4P3G/4lS1k1/3sN2p+p/9/3+b1L+p2/9/1+B7 b P2g2s2nl13p 1",
+        DefenderHand::AsGiven,
+    )
+    .unwrap();
+    assert_eq!(naive::mate_length(&after, 3), None);
+    let r = solve(
+        &after,
+        &SolverOptions {
+            nodes: Some(2_000_000),
+            memory_mib: 64,
+            ..SolverOptions::default()
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Mate);
+    assert!(r.line.len() > 3, "{}", r.line_usi());
+    if r.shortest != Some(true) {
+        assert!(r.no_mate_within >= Some(3), "{:?}", r.no_mate_within);
+    }
+    checker::verify_mate_line(&after, &r.line).unwrap();
+    proven_shortest(&[("zukou-020", 37)], 2_000_000);
+}
+
 /// 図巧100 (611 plies upstream): the table's proofs ignore the path, and the defender's
 /// interposition cycle leads the line walk back to a position of the line; the walk must
 /// restart there with the tighter budget (or backtrack) and still return a verified line.

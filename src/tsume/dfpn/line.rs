@@ -21,6 +21,26 @@ pub(super) struct WalkState {
     pub(super) spare_until: u64,
 }
 
+/// At an AND node of an exact walk whose length is exact (mate within `budget`, not
+/// within `budget` − 2) and whose every reply counts and is proven (`bounds`): the reply
+/// that must be exact without a search, if the bounds single one out. Some reply `c` has
+/// no mate within `budget` − 3 after it (else the node would be mate within `budget` − 2),
+/// so its proof bound is at least `budget` − 2; if only one reply's bound is that large,
+/// it is `c`, and with a bound of `budget` − 1 it qualifies for the line.
+fn sole_exact(bounds: &[Option<u16>], budget: u16) -> Option<usize> {
+    if budget == UNBOUNDED || budget < 3 || bounds.iter().any(|b| b.is_none()) {
+        return None;
+    }
+    let mut long = bounds
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_some_and(|b| b + 2 >= budget));
+    match (long.next(), long.next()) {
+        (Some((i, &b)), None) if b == Some(budget - 1) => Some(i),
+        _ => None,
+    }
+}
+
 /// [`Solver::shortest_len`] keeps 1/`LOWER_BOUND_SHARE` of the nodes and time left after
 /// the first proof for ruling lengths out when the top-down search is cut short. An eighth
 /// (sessions 9–10) cost three proven lengths at 5 M nodes (無双3, 24, 40 need 4.5–4.7 M in
@@ -269,6 +289,14 @@ impl<P: MatePosition> Solver<P> {
                 r => break r,
             }
         };
+        // An exact line needs exactly its budget from every node (a budget lowered by
+        // 無駄合 below would show a shorter line).
+        let r = match r {
+            Ok(line) if st.exact && line.len() != usize::from(budget) => {
+                Err(WalkFail::Dep(depth - 1))
+            }
+            r => r,
+        };
         self.path.remove(&pk);
         self.path_hash ^= mix(pk);
         st.prefix.pop();
@@ -350,7 +378,7 @@ impl<P: MatePosition> Solver<P> {
                 return Err(WalkFail::Restart(j, cb));
             }
         }
-        if !tried && !st.futility && budget != UNBOUNDED {
+        if !tried && !st.exact && !st.futility && budget != UNBOUNDED {
             // Last resort: any proof, whatever its length.
             self.reprove(pos, depth, UNBOUNDED);
             bounds = self.child_bounds(pos, &moves, true, depth, UNBOUNDED);
@@ -424,10 +452,14 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         let mut budget = budget;
+        // Whether a reply was left out as 無駄合 or the budget lowered: the node's exact
+        // length then says nothing about the replies left (`sole_exact`).
+        let mut pruned = false;
         if st.futility && budget != UNBOUNDED && !moves.is_empty() && pos.interposable() {
             // The line never shows a 無駄合 (the budget does not count them).
             let all = moves.clone();
             self.drop_futile(pos, &mut moves, depth, budget);
+            pruned = moves.len() != all.len();
             if moves.is_empty() && budget > 0 {
                 // Every reply is futile only thanks to the budget (the recapture mates in
                 // `budget` more plies): walk on from the least budget that still mates, so
@@ -480,6 +512,11 @@ impl<P: MatePosition> Solver<P> {
         // within it, disproven within 2 less) qualify. If the line below one fails (a
         // repetition on this path, or a node mate only by 無駄合 at a budget), the next
         // reply is walked.
+        let sole = if st.exact && !pruned {
+            sole_exact(&bounds, budget)
+        } else {
+            None
+        };
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(bounds[i].unwrap_or(0)));
         // The exact pass takes first the replies the table already shows exact.
@@ -489,65 +526,58 @@ impl<P: MatePosition> Solver<P> {
             order.clone()
         };
         let mut dep = 0;
-        let mut walked = false;
         // A line of the exact length that leaves the attacker pieces (駒余り), kept while
         // another reply of the same length is tried.
         let mut kept: Option<Vec<P::Move>> = None;
-        for pass in 0..2 {
-            for &i in if pass == 0 { &exact_order } else { &order } {
-                let m = moves[i];
-                let exact_pass = st.exact && pass == 0;
-                if exact_pass && bounds[i] != Some(budget - 1) {
+        // An exact walk shows only exact replies: with none that leads to a line, the node
+        // fails and the walk takes another check above (before, a reply not shown exact was
+        // walked then, and 図巧20 showed 11 plies for its proven 37).
+        for &i in &exact_order {
+            let m = moves[i];
+            if st.exact && bounds[i] != Some(budget - 1) {
+                continue;
+            }
+            if st.exact && budget >= 3 && sole != Some(i) {
+                pos.play(m);
+                let out = self.mid(
+                    pos,
+                    ProofNumbers::NO_THRESHOLD,
+                    depth + 1,
+                    budget - 3,
+                    false,
+                );
+                pos.undo();
+                if !(out.pns.is_disproven() && out.dep != 0) {
                     continue;
                 }
-                if exact_pass && budget >= 3 {
-                    pos.play(m);
-                    let out = self.mid(
-                        pos,
-                        ProofNumbers::NO_THRESHOLD,
-                        depth + 1,
-                        budget - 3,
-                        false,
-                    );
-                    pos.undo();
-                    if !(out.pns.is_disproven() && out.dep != 0) {
-                        continue;
+            }
+            let b = bounds[i].unwrap_or(cb);
+            pos.play(m);
+            let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
+            pos.undo();
+            match r {
+                Ok(mut rest) => {
+                    rest.insert(0, m);
+                    let spare = if st.exact {
+                        self.spare_pieces(pos, &rest, st)
+                    } else {
+                        Some(false)
+                    };
+                    if let Some(line) = Self::tie_break(&mut kept, rest, spare) {
+                        return Ok(line);
                     }
-                } else if pass == 1 && walked {
-                    break;
                 }
-                walked = true;
-                let b = bounds[i].unwrap_or(cb);
-                pos.play(m);
-                let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
-                pos.undo();
-                match r {
-                    Ok(mut rest) => {
-                        rest.insert(0, m);
-                        let spare = if exact_pass {
-                            self.spare_pieces(pos, &rest, st)
-                        } else {
-                            Some(false)
-                        };
-                        if let Some(line) = Self::tie_break(&mut kept, rest, spare) {
-                            return Ok(line);
-                        }
+                Err(WalkFail::Dep(j)) => {
+                    if self.aborted {
+                        return Err(WalkFail::Dep(0));
                     }
-                    Err(WalkFail::Dep(j)) => {
-                        if self.aborted {
-                            return Err(WalkFail::Dep(0));
-                        }
-                        dep = dep.max(Self::above(j, depth));
-                    }
-                    Err(restart) => return Err(restart),
+                    dep = dep.max(Self::above(j, depth));
                 }
+                Err(restart) => return Err(restart),
             }
-            if let Some(line) = kept {
-                return Ok(line);
-            }
-            if !st.exact {
-                break;
-            }
+        }
+        if let Some(line) = kept {
+            return Ok(line);
         }
         Err(WalkFail::Dep(dep))
     }
@@ -594,23 +624,26 @@ impl<P: MatePosition> Solver<P> {
                 return Some(Err(WalkFail::Dep(0)));
             }
         }
+        let sole = sole_exact(&bounds, budget);
         let all_idx: Vec<usize> = (0..moves.len()).collect();
         for i in self.known_exact_first(pos, &moves, &all_idx, budget - 3) {
             let m = moves[i];
             if bounds[i] != Some(cb) {
                 continue;
             }
-            pos.play(m);
-            let out = self.mid(
-                pos,
-                ProofNumbers::NO_THRESHOLD,
-                depth + 1,
-                budget - 3,
-                false,
-            );
-            pos.undo();
-            if !(out.pns.is_disproven() && out.dep != 0) {
-                continue;
+            if sole != Some(i) {
+                pos.play(m);
+                let out = self.mid(
+                    pos,
+                    ProofNumbers::NO_THRESHOLD,
+                    depth + 1,
+                    budget - 3,
+                    false,
+                );
+                pos.undo();
+                if !(out.pns.is_disproven() && out.dep != 0) {
+                    continue;
+                }
             }
             if pos.interposes(m) && self.futile(pos, m, depth, budget).is_ok() {
                 continue;
