@@ -7,6 +7,8 @@
 //! ([`crate::tsume::certificate`]); the format is `specs/certificate.md`.
 
 pub mod check;
+mod futility;
+mod key;
 mod line;
 mod naive;
 mod sfen;
