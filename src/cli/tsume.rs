@@ -497,8 +497,14 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             }
             match (cert.shortest_certified, plies) {
                 (Some(true), Some(n)) => lines.push(format!(
-                    "  shortest certified: mate within {n} plies, no mate within {}",
-                    n.saturating_sub(2)
+                    "  shortest certified: mate within {n} plies, no mate within {}{}  ({} nodes)",
+                    n.saturating_sub(2),
+                    if a.count_futile {
+                        ""
+                    } else {
+                        " (無駄合 not counted)"
+                    },
+                    cert.length_nodes
                 )),
                 (Some(false), _) => {
                     lines.push("  shortest NOT certified (reason on stderr)".into())
