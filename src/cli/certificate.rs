@@ -146,6 +146,8 @@ pub struct Certified {
     pub length_nodes: usize,
     /// Bytes of the length certificate.
     pub length_bytes: usize,
+    /// Of `extract_ms` and `check_ms`: the length certificate's share (ms).
+    pub length_ms: (f64, f64),
     /// Certificate nodes (0 when none was extracted).
     pub nodes: usize,
     /// Certificate bytes (JSON lines).
@@ -178,6 +180,7 @@ pub fn certify_answer(
         length_reason: None,
         length_nodes: 0,
         length_bytes: 0,
+        length_ms: (0.0, 0.0),
         nodes: 0,
         bytes: 0,
         extract_ms: 0.0,
@@ -197,7 +200,9 @@ pub fn certify_answer(
             Ok(cert) => {
                 let text = render(&cert)?;
                 let want = u32::try_from(result.line.len()).ok();
+                let checked_before = out.check_ms;
                 let verdict = check_into(&mut out, &text, root, check, |c| c.length == want);
+                out.length_ms = (out.extract_ms, out.check_ms - checked_before);
                 match verdict {
                     Ok(()) if !solver.options().count_futile => {
                         // The default mode: the version-3 file proves the length under the

@@ -497,14 +497,17 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             }
             match (cert.shortest_certified, plies) {
                 (Some(true), Some(n)) => lines.push(format!(
-                    "  shortest certified: mate within {n} plies, no mate within {}{}  ({} nodes)",
+                    "  shortest certified: mate within {n} plies, no mate within {}{}  {} nodes  {} bytes  cpu ms: extraction {:.1} check {:.1}",
                     n.saturating_sub(2),
                     if a.count_futile {
                         ""
                     } else {
                         " (無駄合 not counted)"
                     },
-                    cert.length_nodes
+                    cert.length_nodes,
+                    cert.length_bytes,
+                    cert.length_ms.0,
+                    cert.length_ms.1,
                 )),
                 (Some(false), _) => {
                     lines.push("  shortest NOT certified (reason on stderr)".into())
