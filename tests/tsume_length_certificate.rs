@@ -23,7 +23,7 @@ const FUTILE_ONLY: &str = "8k/8p/6P2/9/9/9/9/9/B8 b - 1";
 fn length_certificate(pos: &Position, nodes: u64) -> (String, u32) {
     let mut s = Solver::try_new(SolverOptions {
         nodes: Some(nodes),
-        memory_mib: 64,
+        memory_mib: 256,
         ..SolverOptions::default()
     })
     .unwrap();
@@ -54,10 +54,6 @@ fn cases() -> Vec<(String, Position, Option<u32>)> {
             (c.id.clone(), load_problem(&c.sfen, mode).unwrap(), want)
         })
         .collect()
-}
-
-fn case(id: &str) -> Position {
-    cases().into_iter().find(|c| c.0 == id).unwrap().1
 }
 
 fn classic(id: &str) -> Position {

@@ -8,10 +8,14 @@
 //! captured piece's unpromoted kind moved from the attacker's hand back to the defender's.
 
 use super::key::Key;
+use super::line::FutileWitness;
 use super::naive;
 use crate::notation::sfen::{parse_usi_move, UsiMove};
 use crate::rules::{Move, Position, Square};
 use std::borrow::Cow;
+
+/// A witness edge: the witness's node id and the key its position must have.
+pub(super) type Edge = (u64, Key);
 
 /// The squares strictly between `a` and `b` when they share a file, a rank or a
 /// diagonal; none otherwise (a knight's check, or neighbours).
@@ -118,8 +122,8 @@ fn read_move(usi: &str) -> Result<Move, String> {
 pub(super) fn futile(
     p: &mut Position,
     key: &Key,
-    list: &[(Cow<'_, str>, Cow<'_, str>, u64)],
-) -> Result<(Vec<Move>, Vec<(u64, Key)>), String> {
+    list: &[FutileWitness<'_>],
+) -> Result<(Vec<Move>, Vec<Edge>), String> {
     let mut replies = Vec::with_capacity(list.len());
     let mut edges = Vec::with_capacity(list.len());
     for (ru, cu, node) in list {
@@ -143,7 +147,7 @@ pub(super) fn nonfutile(
     key: &Key,
     r: Move,
     list: &[(Cow<'_, str>, u64)],
-) -> Result<Vec<(u64, Key)>, String> {
+) -> Result<Vec<Edge>, String> {
     let Some(x) = interposition(p, r) else {
         return match list.first() {
             None => Ok(Vec::new()),

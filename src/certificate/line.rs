@@ -8,6 +8,9 @@
 
 use std::borrow::Cow;
 
+/// A futility witness as written: `[reply, recapture, node]`.
+pub type FutileWitness<'a> = (Cow<'a, str>, Cow<'a, str>, u64);
+
 /// One node line as written; other members are ignored.
 #[derive(Debug, PartialEq, Eq, serde::Deserialize)]
 pub struct NodeLine<'a> {
@@ -27,7 +30,7 @@ pub struct NodeLine<'a> {
     pub budget: Option<u32>,
     /// Version 3: a mate defender node's futility witnesses `[reply, recapture, node]`.
     #[serde(default, borrow)]
-    pub futile: Option<Vec<(Cow<'a, str>, Cow<'a, str>, u64)>>,
+    pub futile: Option<Vec<FutileWitness<'a>>>,
     /// Version 3: a no-mate defender node's non-futility witnesses `[recapture, node]`.
     #[serde(default, borrow)]
     pub nonfutile: Option<Vec<(Cow<'a, str>, u64)>>,
