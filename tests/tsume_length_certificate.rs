@@ -229,13 +229,20 @@ fn futility_witness_tampering_is_rejected_naming_the_node() {
     );
     // A recapture that is not legal: the bishop cannot promote on 5e.
     assert_rejected_at(&set("P*5e", 1, "9i5e+".into()), n, "not legal");
-    // A reply that is no interposition (off the diagonal).
+    // A drop off the diagonal: no reply to the check at all.
     let mut t = ls.clone();
     t[d]["futile"]
         .as_array_mut()
         .unwrap()
         .push(serde_json::json!(["P*5d", "9i5e", 0]));
-    assert_rejected_at(&t, n, "no interposition");
+    assert_rejected_at(&t, n, "not legal");
+    // A futile reply that is not legal (no piece on 5e to move).
+    let mut t = ls.clone();
+    t[d]["futile"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(["5e4d", "9i4d", 0]));
+    assert_rejected_at(&t, n, "not legal");
     // A witness at another position: the test of P*4d offered for P*5e.
     let other = ls[d]["futile"][at(&ls, "P*4d")][2].clone();
     assert_rejected_at(
@@ -279,6 +286,42 @@ fn a_recapture_that_gives_no_check_is_rejected() {
     let mut t = ls.clone();
     t[d]["futile"][i][1] = "1i1c+".into();
     assert_rejected_at(&t, id(&ls[d]), "does not give check");
+}
+
+/// A listed reply moved to the futile ones with another reply's witness: rejected at
+/// its node (for a reply that is no interposition — a king move, a capture of the
+/// checker — named so), or, for another drop on the same square, whose test position is
+/// the same, accepted there and rejected only because its old subtree is unreachable.
+#[test]
+fn a_futile_reply_that_is_no_interposition_is_rejected() {
+    let (text, _) = length_certificate(&classic("zukou-018"), 1_000_000);
+    let ls = lines_of(&text);
+    let mut named = 0;
+    for d in 1..ls.len() {
+        let Some(f) = ls[d]["futile"].as_array() else {
+            continue;
+        };
+        let w = f[0].clone();
+        for (i, m) in ls[d]["moves"].as_array().unwrap().iter().enumerate() {
+            let mut t = ls.clone();
+            t[d]["moves"].as_array_mut().unwrap().remove(i);
+            t[d]["futile"]
+                .as_array_mut()
+                .unwrap()
+                .push(serde_json::json!([m[0], w[1], w[2]]));
+            match check_text(&render(&t), None) {
+                // Another drop on the witnessed square has the same test position:
+                // a true futility witness, its former subtree now unreachable.
+                Err(CheckError::Invalid { why, .. }) if why.contains("not reachable") => {}
+                Err(CheckError::Invalid { node, why }) => {
+                    assert_eq!(node, id(&ls[d]), "{why}");
+                    named += usize::from(why.contains("no interposition"));
+                }
+                other => panic!("{m}: {other:?}"),
+            }
+        }
+    }
+    assert!(named > 0);
 }
 
 #[test]

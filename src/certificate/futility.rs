@@ -116,9 +116,9 @@ fn read_move(usi: &str) -> Result<Move, String> {
 }
 
 /// A mate defender node's futility witnesses `[reply, recapture, node]` at `p` (key
-/// `key`): each reply an interposition, each recapture one [`bad_recapture`] accepts.
-/// Returns the replies they leave out (the caller checks that each is a legal reply
-/// listed once) and the witness edges: the node id and the key its position must have.
+/// `key`): each reply a legal interposition, each recapture one [`bad_recapture`]
+/// accepts. Returns the replies they leave out (the caller checks that each is listed
+/// once) and the witness edges: the node id and the key its position must have.
 pub(super) fn futile(
     p: &mut Position,
     key: &Key,
@@ -128,6 +128,10 @@ pub(super) fn futile(
     let mut edges = Vec::with_capacity(list.len());
     for (ru, cu, node) in list {
         let (r, c) = (read_move(ru)?, read_move(cu)?);
+        // Legal first: the tests below play it.
+        if !naive::is_legal(p, r) {
+            return Err(format!("futile {r} is not legal"));
+        }
         let x = interposition(p, r).ok_or_else(|| format!("futile {r} is no interposition"))?;
         if let Some(why) = bad_recapture(p, r, x, c) {
             return Err(format!("futile {r}: {why}"));
@@ -141,7 +145,8 @@ pub(super) fn futile(
 
 /// A no-mate defender node's non-futility witnesses `[recapture, node]` for its one
 /// reply `r` at `p` (key `key`): none unless `r` is an interposition, and then exactly
-/// one per recapture of [`recaptures`]. Returns the witness edges.
+/// one per recapture of [`recaptures`]. `r` must be legal (the caller checked it).
+/// Returns the witness edges.
 pub(super) fn nonfutile(
     p: &mut Position,
     key: &Key,
