@@ -1,10 +1,10 @@
 //! One node line of a certificate (`specs/certificate.md`), read into a typed
 //! [`NodeLine`]. The plain form the extractor writes (no whitespace, strings without
 //! escapes, members `budget`, `covered_by`, `id`, `moves`, `sfen` each at most once in
-//! any order — no witnesses, which version 3 adds —, unsigned integers without leading zeros) is read by a strict
-//! allocation-light pass; anything else goes to `serde_json`, which decides and
-//! reports the error with its column. Where the plain pass answers it answers as
-//! `serde_json` (compared on mutated lines in the tests).
+//! any order, unsigned integers without leading zeros) is read by a strict
+//! allocation-light pass; anything else (version 3's witnesses too) goes to
+//! `serde_json`, which decides and reports the error with its column. Where the plain
+//! pass answers it answers as `serde_json` (compared on mutated lines in the tests).
 
 use std::borrow::Cow;
 

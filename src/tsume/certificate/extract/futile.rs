@@ -124,3 +124,38 @@ impl Extractor<'_> {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tsume::{load_problem, solve, DefenderHand, SolverOptions};
+
+    /// The tests with their recaptures are the solver's `futility_tests`, position by
+    /// position, for every reply of every defender node on a few solution lines.
+    #[test]
+    fn tests_are_the_solvers_futility_tests() {
+        let mut compared = 0;
+        for sfen in [
+            "8k/8p/6P2/9/9/9/9/9/B8 b - 1",
+            "8k/6S2/7G1/9/9/9/8N/9/8L b - 1",
+            "9/1k7/9/B2+R5/N8/9/9/9/9 b Lrb4g4s3n3l18p 1",
+            "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1",
+        ] {
+            let root = load_problem(sfen, DefenderHand::Remaining).unwrap();
+            let r = solve(&root, &SolverOptions::default());
+            let mut pos = root.clone();
+            for (i, &m) in r.line.iter().enumerate() {
+                pos.play_unchecked(m);
+                if i % 2 == 1 {
+                    continue;
+                }
+                for reply in pos.legal_moves() {
+                    let mine: Vec<Position> = tests(&pos, reply).into_iter().map(|t| t.1).collect();
+                    assert_eq!(mine, pos.futility_tests(reply), "{sfen} {reply}");
+                    compared += usize::from(!mine.is_empty());
+                }
+            }
+        }
+        assert!(compared >= 20, "{compared}");
+    }
+}
