@@ -15,7 +15,7 @@
 //! at most `length`, and a second, bounded no-mate graph (nodes with a `budget`)
 //! proves no mate within `length` − 2; `covered_by` edges never form a cycle.
 //! Version 3 reads the same claim under the 無駄合 convention: defender nodes carry
-//! futility (mate) and non-futility (no-mate) witnesses, applied by [`futility`] from
+//! futility (mate) and non-futility (no-mate) witnesses, applied by `futility` from
 //! the rules core alone; witness edges join the graph (0 plies, acyclic in the mate
 //! graph, budgets ≥ the node's in the no-mate graph).
 
