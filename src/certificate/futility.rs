@@ -204,6 +204,58 @@ mod tests {
         parse_usi_move(usi).unwrap().0
     }
 
+    /// The checker's definition against the solver's (`tsume::MatePosition`, used here
+    /// in the test only): for every reply of every defender node on a few solution
+    /// lines, the same interpositions and the same test positions.
+    #[test]
+    fn the_definition_is_the_solvers() {
+        use crate::tsume::{load_problem, solve, DefenderHand, MatePosition, SolverOptions};
+        let mut compared = 0;
+        for sfen in [
+            "8k/8p/6P2/9/9/9/9/9/B8 b - 1",
+            "8k/6S2/7G1/9/9/9/8N/9/8L b - 1",
+            "9/1k7/9/B2+R5/N8/9/9/9/9 b Lrb4g4s3n3l18p 1",
+            "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1",
+            "l8/1n7/np3B3/SR1+P5/k1N6/9/1Ps6/1N7/5+B3 b r4g2s3l15p 1",
+        ] {
+            let root = load_problem(sfen, DefenderHand::Remaining).unwrap();
+            let r = solve(&root, &SolverOptions::default());
+            let mut pos = root.clone();
+            for (i, &m) in r.line.iter().enumerate() {
+                pos.play_unchecked(m);
+                if i % 2 == 1 {
+                    continue;
+                }
+                let mut p = pos.clone();
+                let k = key_of(&p.to_setup());
+                for reply in pos.legal_moves() {
+                    let x = interposition(&p, reply);
+                    assert_eq!(
+                        x.is_some(),
+                        MatePosition::interposes(&pos, reply),
+                        "{reply}"
+                    );
+                    let mine: Vec<Key> = x.map_or(Vec::new(), |x| {
+                        recaptures(&mut p, reply, x)
+                            .into_iter()
+                            .map(|c| test_key(&k, reply, c).unwrap())
+                            .collect()
+                    });
+                    let theirs: Vec<Key> = pos
+                        .futility_tests(reply)
+                        .iter()
+                        .map(|q| key_of(&q.to_setup()))
+                        .collect();
+                    // The same positions, in any order.
+                    assert_eq!(mine.len(), theirs.len(), "{sfen} {reply}");
+                    assert!(mine.iter().all(|q| theirs.contains(q)), "{sfen} {reply}");
+                    compared += usize::from(!mine.is_empty());
+                }
+            }
+        }
+        assert!(compared >= 20, "{compared}");
+    }
+
     #[test]
     fn between_is_the_rules_cores_between() {
         for a in Square::all() {
