@@ -761,10 +761,11 @@ fn cli_reports_shortest_certified() {
     assert_eq!(v["shortest"], true);
     assert_eq!(v["certified"], true);
     assert_eq!(v["shortest_certified"], true);
-    // The default mode's 無駄合 convention is not certified: null, not false.
+    // The default mode's length is certified under the 無駄合 convention (version 3;
+    // tests/tsume_length_certificate.rs).
     let v = run(&[]);
     assert_eq!(v["certified"], true);
-    assert!(v["shortest_certified"].is_null(), "{v}");
+    assert_eq!(v["shortest_certified"], true);
     let v = run(&["--count-futile", "--no-certify"]);
     assert!(v["shortest_certified"].is_null(), "{v}");
 }

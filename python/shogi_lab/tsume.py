@@ -31,8 +31,9 @@ class TsumeResult:
     """For a mate or nomate: whether its certificate passed the independent checker
     (``specs/certificate.md``); ``None`` for ``unknown`` or with ``certify=False``."""
     shortest_certified: Optional[bool] = None
-    """With ``count_futile=True`` and a proven-shortest mate: whether the length claim
-    (mate within L plies, no mate within L − 2) was certified; ``None`` otherwise."""
+    """For a proven-shortest mate: whether the length claim (mate within L plies, no mate
+    within L − 2; counting every reply with ``count_futile=True``, else under the 無駄合
+    convention) was certified; ``None`` otherwise."""
     nodes: int = 0
     time_ms: int = 0
 

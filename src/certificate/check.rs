@@ -14,14 +14,18 @@
 //! the header's `plies`. Version 2 files add a length claim: the mate graph's depth is
 //! at most `length`, and a second, bounded no-mate graph (nodes with a `budget`)
 //! proves no mate within `length` − 2; `covered_by` edges never form a cycle.
+//! Version 3 reads the same claim under the 無駄合 convention: defender nodes carry
+//! futility (mate) and non-futility (no-mate) witnesses, applied by `futility` from
+//! the rules core alone; witness edges join the graph (0 plies, acyclic in the mate
+//! graph, budgets ≥ the node's in the no-mate graph).
 
+use super::key::{key_of, Index, Key, MoveSet};
 use super::line::{self, NodeLine};
-use super::{naive, sfen};
+use super::{futility, naive, sfen};
 use crate::notation::sfen::{parse_usi_move, UsiMove};
-use crate::rules::{Color, Hand, Move, Piece, PieceKind, Position, Rules, Setup, Square};
+use crate::rules::{Color, Hand, Move, PieceKind, Position, Rules};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use std::collections::HashMap;
 
 /// Why a certificate was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,176 +70,13 @@ pub struct Checked {
     pub plies: Option<u32>,
     /// Version 2: the certified shortest length L (mate within L, no mate within L − 2).
     pub length: Option<u32>,
+    /// Version 3: the length is under the 無駄合 convention (futile interpositions are
+    /// neither replies nor plies), not counting every reply.
+    pub futile_uncounted: bool,
     /// Nodes.
     pub nodes: usize,
     /// The root position.
     pub root: Position,
-}
-
-/// The exact identity of a position: what [`Position`]'s equality compares (board,
-/// side to move, both hands; move number and history ignored), in 98 bytes instead of
-/// a whole position per node.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Key {
-    board: [u8; 81],
-    side: Color,
-    hands: [Hand; 2],
-}
-
-/// The key of a setup (what [`Position::from_setup`] keeps of it, move number aside).
-fn key_of(s: &Setup) -> Key {
-    let mut board = [0u8; 81];
-    for (b, pc) in board.iter_mut().zip(s.board) {
-        *b = pc.map_or(0, |pc| pc.index() as u8 + 1);
-    }
-    Key {
-        board,
-        side: s.side_to_move,
-        hands: [s.hands.sente, s.hands.gote],
-    }
-}
-
-impl Key {
-    fn hand(&self, c: Color) -> Hand {
-        self.hands[c.index()]
-    }
-
-    fn piece(&self, sq: Square) -> Option<Piece> {
-        let i = usize::from(self.board[sq.index()].checked_sub(1)?);
-        let color = if i < 14 { Color::Sente } else { Color::Gote };
-        PieceKind::from_index(i % 14).map(|k| Piece::new(color, k))
-    }
-
-    fn set(&mut self, sq: Square, pc: Option<Piece>) {
-        self.board[sq.index()] = pc.map_or(0, |pc| pc.index() as u8 + 1);
-    }
-
-    /// The key after the legal move `m` (as [`Position::play_unchecked`] then the key;
-    /// compared in the tests). `None` if `m` moves from an empty square.
-    fn after(&self, m: Move) -> Option<Key> {
-        let mut k = *self;
-        let us = self.side;
-        let hand = &mut k.hands[us.index()];
-        match m {
-            Move::Normal { from, to, promote } => {
-                let pc = self.piece(from)?;
-                if let Some(cap) = self.piece(to) {
-                    *hand = hand.add(cap.kind.unpromote());
-                }
-                let kind = if promote {
-                    pc.kind.promote().unwrap_or(pc.kind)
-                } else {
-                    pc.kind
-                };
-                k.set(from, None);
-                k.set(to, Some(Piece::new(us, kind)));
-            }
-            Move::Drop { kind, to } => {
-                *hand = hand.remove(kind);
-                k.set(to, Some(Piece::new(us, kind)));
-            }
-        }
-        k.side = !us;
-        Some(k)
-    }
-}
-
-/// A dense number for every move (board moves by squares and promotion, drops by
-/// kind and square), for the per-node move sets.
-fn code(m: Move) -> usize {
-    match m {
-        Move::Normal { from, to, promote } => {
-            (from.index() * 81 + to.index()) * 2 + usize::from(promote)
-        }
-        Move::Drop { kind, to } => 2 * 81 * 81 + kind.index() * 81 + to.index(),
-    }
-}
-
-/// The number of move codes.
-const CODES: usize = 2 * 81 * 81 + 7 * 81;
-
-/// A set of moves as bits by [`code`], emptied by taking back what was put in.
-struct MoveSet {
-    bits: Vec<u64>,
-    moves: Vec<Move>,
-}
-
-impl MoveSet {
-    fn new() -> MoveSet {
-        MoveSet {
-            bits: vec![0; CODES.div_ceil(64)],
-            moves: Vec::new(),
-        }
-    }
-
-    /// Adds `m`; false if it was there.
-    fn insert(&mut self, m: Move) -> bool {
-        let c = code(m);
-        let (w, b) = (c / 64, 1u64 << (c % 64));
-        let fresh = self.bits[w] & b == 0;
-        if fresh {
-            self.bits[w] |= b;
-            self.moves.push(m);
-        }
-        fresh
-    }
-
-    fn contains(&self, m: Move) -> bool {
-        let c = code(m);
-        self.bits[c / 64] & (1u64 << (c % 64)) != 0
-    }
-
-    fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    fn clear(&mut self) {
-        for m in self.moves.drain(..) {
-            let c = code(m);
-            self.bits[c / 64] &= !(1u64 << (c % 64));
-        }
-    }
-}
-
-/// Node ids to node indices: a vector for the small ids the extractor writes, a map
-/// for any others.
-struct Index {
-    dense: Vec<u32>,
-    sparse: HashMap<u64, u32>,
-}
-
-impl Index {
-    fn new(dense: usize) -> Index {
-        Index {
-            dense: vec![u32::MAX; dense],
-            sparse: HashMap::new(),
-        }
-    }
-
-    /// Records `id` at `ix`; false if `id` was there.
-    fn insert(&mut self, id: u64, ix: u32) -> bool {
-        match usize::try_from(id).ok().and_then(|i| self.dense.get_mut(i)) {
-            Some(slot) if *slot == u32::MAX => {
-                *slot = ix;
-                true
-            }
-            Some(_) => false,
-            None => match self.sparse.entry(id) {
-                std::collections::hash_map::Entry::Occupied(_) => false,
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(ix);
-                    true
-                }
-            },
-        }
-    }
-
-    fn get(&self, id: u64) -> Option<u32> {
-        match usize::try_from(id).ok().and_then(|i| self.dense.get(i)) {
-            Some(&ix) => (ix != u32::MAX).then_some(ix),
-            None => self.sparse.get(&id).copied(),
-        }
-    }
 }
 
 fn unreadable(line: usize, col: usize, why: impl Into<String>) -> CheckError {
@@ -278,6 +119,8 @@ fn at_least(a: Hand, b: Hand) -> bool {
 
 /// The header.
 struct Header {
+    /// 1, 2 or 3 (3: the length claim counts no 無駄合).
+    version: u64,
     mate: bool,
     root: u64,
     plies: Option<u32>,
@@ -297,9 +140,9 @@ fn parse_header(text: &str, line: usize) -> Result<Header, CheckError> {
         ));
     }
     let version = header.get("version").and_then(|v| v.as_u64());
-    if version != Some(1) && version != Some(2) {
-        return Err(unreadable(line, 1, "only versions 1 and 2 are known"));
-    }
+    let Some(version @ 1..=3) = version else {
+        return Err(unreadable(line, 1, "only versions 1, 2 and 3 are known"));
+    };
     let mate = match header.get("result").and_then(|v| v.as_str()) {
         Some("mate") => true,
         Some("nomate") => false,
@@ -317,13 +160,15 @@ fn parse_header(text: &str, line: usize) -> Result<Header, CheckError> {
             ))
         }
     };
-    let length = if version == Some(2) {
+    let length = if version >= 2 {
         let l = header
             .get("length")
             .and_then(|v| v.as_u64())
             .and_then(|l| u32::try_from(l).ok())
             .filter(|_| mate)
-            .ok_or_else(|| unreadable(line, 1, "version 2 needs result mate and a `length`"))?;
+            .ok_or_else(|| {
+                unreadable(line, 1, "versions 2 and 3 need result mate and a `length`")
+            })?;
         let nomate_root = match header.get("nomate_root") {
             Some(serde_json::Value::Null) if l < 3 => None,
             Some(v) if l >= 3 && v.is_u64() => v.as_u64(),
@@ -340,6 +185,7 @@ fn parse_header(text: &str, line: usize) -> Result<Header, CheckError> {
         None
     };
     Ok(Header {
+        version,
         mate,
         root,
         plies,
@@ -360,6 +206,8 @@ struct Pass {
     edges: Vec<(u32, u64, Move)>,
     /// `(node index, covering id)`.
     covers: Vec<(u32, u64)>,
+    /// Version 3: `(node index, witness id, the key the witness must have)`.
+    witnesses: Vec<(u32, u64, Key)>,
     /// The root's position and the side it moves (the attacker).
     root: Option<Position>,
 }
@@ -367,14 +215,15 @@ struct Pass {
 /// One pass over the node lines, checking every node on its own (its moves against
 /// the naive generator) and recording what involves other nodes. `attacker` is the
 /// side that attacks; the caller learns the root's side from [`Pass::root`]. With
-/// `bounded` (version 2) a node may carry a budget: it then follows the no-mate rules,
-/// and an attacker node with budget 0 is a leaf.
+/// `version` ≥ 2 a node may carry a budget: it then follows the no-mate rules, and an
+/// attacker node with budget 0 is a leaf; with 3, defender nodes carry the witnesses of
+/// the 無駄合 convention ([`futility`]).
 fn pass(
     text: &str,
     mate: bool,
     root: u64,
     attacker: Color,
-    bounded: bool,
+    version: u64,
 ) -> Result<Pass, CheckError> {
     // At most one node per line: the ids the extractor writes (0, 1, 2, …) fit the
     // dense index.
@@ -386,6 +235,7 @@ fn pass(
         index: Index::new(lines),
         edges: Vec::with_capacity(lines),
         covers: Vec::new(),
+        witnesses: Vec::new(),
         root: None,
     };
     let mut listed = MoveSet::new();
@@ -416,8 +266,15 @@ fn pass(
         if !out.index.insert(id, ix) {
             return Err(unreadable(line, 1, format!("node {id} defined twice")));
         }
-        if n.budget.is_some() && !bounded {
-            return Err(unreadable(line, 1, "`budget` only in version 2 files"));
+        if n.budget.is_some() && version < 2 {
+            return Err(unreadable(
+                line,
+                1,
+                "`budget` only in version 2 and 3 files",
+            ));
+        }
+        if (n.futile.is_some() || n.nonfutile.is_some()) && version < 3 {
+            return Err(unreadable(line, 1, "witnesses only in version 3 files"));
         }
         out.ids.push(id);
         out.keys.push(key);
@@ -427,8 +284,12 @@ fn pass(
         if id == root {
             out.root = Some(p.clone());
         }
+        let (futile, nonfutile) = (n.futile, n.nonfutile);
         let moves = match (n.moves, n.covered_by) {
             (Some(m), None) => m,
+            (None, Some(_)) if futile.is_some() || nonfutile.is_some() => {
+                return Err(invalid(id, "a covered node has no witnesses"))
+            }
             (None, Some(m)) => {
                 out.covers.push((ix, m));
                 continue;
@@ -485,6 +346,31 @@ fn pass(
             }
             out.edges.push((ix, *c, m));
         }
+        // Version 3: a mate defender node leaves out the replies its futility witnesses
+        // show futile; a no-mate defender node's interposition needs its non-futility
+        // witnesses (below); no other node carries any.
+        match (&futile, &nonfutile) {
+            (Some(f), None) if mate && !attacking => {
+                let (replies, edges) = futility::futile(&mut p, &key, f).map_err(|w| invalid(id, w))?;
+                for r in replies {
+                    if !all.contains(r) {
+                        return Err(invalid(id, format!("futile {r} is not legal")));
+                    }
+                    if !listed.insert(r) {
+                        return Err(invalid(id, format!("{r} listed twice")));
+                    }
+                }
+                out.witnesses.extend(edges.into_iter().map(|(c, k)| (ix, c, k)));
+            }
+            (None, Some(_)) if !mate && !attacking => {}
+            (None, None) => {}
+            _ => {
+                return Err(invalid(
+                    id,
+                    "futility witnesses only at mate defender nodes, non-futility ones at no-mate defender nodes",
+                ))
+            }
+        }
         // Every listed move is legal and listed once, so "every legal move (check) is
         // listed" is a count; the missing ones are named only on failure.
         let missing = |all: &MoveSet| -> Vec<String> {
@@ -534,6 +420,17 @@ fn pass(
         if !attacking && !attacked(&p) {
             return Err(invalid(id, "a defender node not in check"));
         }
+        if version == 3 && !mate && !attacking {
+            let r = out
+                .edges
+                .last()
+                .map(|e| e.2)
+                .ok_or_else(|| invalid(id, "no reply"))?;
+            let edges = futility::nonfutile(&mut p, &key, r, nonfutile.as_deref().unwrap_or(&[]))
+                .map_err(|w| invalid(id, w))?;
+            out.witnesses
+                .extend(edges.into_iter().map(|(c, k)| (ix, c, k)));
+        }
     }
     Ok(out)
 }
@@ -550,12 +447,12 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         .filter(|(_, l)| !l.trim().is_empty());
     let (hl, htext) = lines.next().ok_or_else(|| unreadable(1, 1, "empty file"))?;
     let Header {
+        version,
         mate,
         root,
         plies,
         length,
     } = parse_header(htext, hl + 1)?;
-    let bounded = length.is_some();
     // The attacker is the root's side to move; the pass needs it before it meets the
     // root, so it assumes the first node's side and runs again if the root says otherwise.
     let first = lines
@@ -563,13 +460,13 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         .and_then(|(_, l)| line::read(l).ok())
         .and_then(|n| sfen::read(&n.sfen).ok())
         .map_or(Color::Sente, |s| s.side_to_move);
-    let mut x = pass(text, mate, root, first, bounded)?;
+    let mut x = pass(text, mate, root, first, version)?;
     let root_pos = match &x.root {
         Some(r) => r.clone(),
         None => return Err(unreadable(1, 1, format!("root {root} is not a node"))),
     };
     if root_pos.side_to_move() != first {
-        x = pass(text, mate, root, root_pos.side_to_move(), bounded)?;
+        x = pass(text, mate, root, root_pos.side_to_move(), version)?;
     }
     if let Some(p) = problem {
         if *p != root_pos {
@@ -668,6 +565,31 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
             }
         }
     }
+    // Witness edges (version 3): the exact test position, a budget at least (no-mate)
+    // the node's; in the mate graph an edge of 0 plies (the futility test is mate
+    // within the same budget as its node).
+    for &(ix, c, k) in &x.witnesses {
+        let id = x.ids[ix as usize];
+        match x.index.get(c) {
+            None => fail(invalid(id, format!("witness {c}: no such node"))),
+            Some(ci) if x.keys[ci as usize] != k => fail(invalid(
+                id,
+                format!("witness {c} is not the futility test's position"),
+            )),
+            Some(ci) => {
+                let (pb, cb) = (x.budgets[ix as usize], x.budgets[ci as usize]);
+                if let Err(why) = budget_ok(pb, cb, 0) {
+                    fail(invalid(id, format!("witness {c}: {why}")));
+                    continue;
+                }
+                let (a, b) = (NodeIndex::new(ix as usize), NodeIndex::new(ci as usize));
+                g.add_edge(a, b, 0);
+                if pb.is_none() {
+                    mg.add_edge(a, b, 0);
+                }
+            }
+        }
+    }
     for &(ix, m) in &x.covers {
         let id = x.ids[ix as usize];
         let Some(mi) = x.index.get(m) else {
@@ -762,89 +684,8 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         result: if mate { "mate" } else { "nomate" }.into(),
         plies: depth,
         length: length.map(|(l, _)| l),
+        futile_uncounted: version == 3,
         nodes: n,
         root: root_pos,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::notation::sfen::parse_setup;
-    use rand::{Rng, SeedableRng};
-
-    fn key(p: &Position) -> Key {
-        key_of(&p.to_setup())
-    }
-
-    #[test]
-    fn a_key_after_a_move_is_the_key_after_playing_it() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        for (sfen, rules) in [
-            (crate::notation::sfen::STARTPOS, Rules::STANDARD),
-            (
-                "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
-                Rules::TSUME,
-            ),
-            (
-                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-                Rules::STANDARD,
-            ),
-        ] {
-            let start = Position::from_setup(parse_setup(sfen).unwrap(), rules).unwrap();
-            for _ in 0..20 {
-                let mut p = start.clone();
-                for _ in 0..30 {
-                    let moves = p.legal_moves_naive();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let k = key(&p);
-                    for &m in &moves {
-                        let mut q = p.clone();
-                        q.play_unchecked(m);
-                        assert!(k.after(m) == Some(key(&q)), "{m} in {p:?}");
-                    }
-                    p.play_unchecked(moves[rng.gen_range(0..moves.len())]);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn move_codes_are_distinct_and_in_range() {
-        let mut seen = vec![false; CODES];
-        let mut set = MoveSet::new();
-        for from in Square::all() {
-            for to in Square::all() {
-                for promote in [false, true] {
-                    let m = Move::Normal { from, to, promote };
-                    assert!(!std::mem::replace(&mut seen[code(m)], true));
-                    assert!(set.insert(m) && !set.insert(m) && set.contains(m));
-                }
-            }
-        }
-        for kind in PieceKind::HAND {
-            for to in Square::all() {
-                let m = Move::Drop { kind, to };
-                assert!(!std::mem::replace(&mut seen[code(m)], true));
-                assert!(set.insert(m) && set.contains(m));
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
-        assert_eq!(set.len(), CODES);
-        set.clear();
-        assert!(set.bits.iter().all(|&w| w == 0) && set.len() == 0);
-    }
-
-    #[test]
-    fn the_index_holds_small_and_large_ids() {
-        let mut ix = Index::new(4);
-        assert!(ix.insert(2, 0) && ix.insert(1 << 40, 1) && ix.insert(4, 2));
-        assert!(!ix.insert(2, 3) && !ix.insert(1 << 40, 3) && !ix.insert(4, 3));
-        assert_eq!(
-            [ix.get(2), ix.get(1 << 40), ix.get(4), ix.get(0), ix.get(9)],
-            [Some(0), Some(1), Some(2), None, None]
-        );
-    }
 }

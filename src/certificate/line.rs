@@ -2,11 +2,14 @@
 //! [`NodeLine`]. The plain form the extractor writes (no whitespace, strings without
 //! escapes, members `budget`, `covered_by`, `id`, `moves`, `sfen` each at most once in
 //! any order, unsigned integers without leading zeros) is read by a strict
-//! allocation-light pass; anything else goes to `serde_json`, which decides and
-//! reports the error with its column. Where the plain pass answers it answers as
-//! `serde_json` (compared on mutated lines in the tests).
+//! allocation-light pass; anything else (version 3's witnesses too) goes to
+//! `serde_json`, which decides and reports the error with its column. Where the plain
+//! pass answers it answers as `serde_json` (compared on mutated lines in the tests).
 
 use std::borrow::Cow;
+
+/// A futility witness as written: `[reply, recapture, node]`.
+pub type FutileWitness<'a> = (Cow<'a, str>, Cow<'a, str>, u64);
 
 /// One node line as written; other members are ignored.
 #[derive(Debug, PartialEq, Eq, serde::Deserialize)]
@@ -25,6 +28,12 @@ pub struct NodeLine<'a> {
     /// Version 2: the budget of a node of the bounded no-mate graph.
     #[serde(default)]
     pub budget: Option<u32>,
+    /// Version 3: a mate defender node's futility witnesses `[reply, recapture, node]`.
+    #[serde(default, borrow)]
+    pub futile: Option<Vec<FutileWitness<'a>>>,
+    /// Version 3: a no-mate defender node's non-futility witnesses `[recapture, node]`.
+    #[serde(default, borrow)]
+    pub nonfutile: Option<Vec<(Cow<'a, str>, u64)>>,
 }
 
 /// Reads a node line.
@@ -111,6 +120,8 @@ impl Plain<'_> {
             moves,
             covered_by,
             budget,
+            futile: None,
+            nonfutile: None,
         })
     }
 

@@ -3,10 +3,14 @@
 //! positions from each node's SFEN by `sfen` (`parse_setup` beyond the plain form) and
 //! [`crate::rules::Position::from_setup`], moves from the rules core's naive
 //! play-and-test definition ([`crate::rules::Position::legal_moves_naive`], as `naive`),
-//! acyclicity and depth from `petgraph`. The extraction lives beside the solver
-//! ([`crate::tsume::certificate`]); the format is `specs/certificate.md`.
+//! acyclicity and depth from `petgraph`, the 無駄合 convention of version-3 files from
+//! their witnesses by `futility`, the compact per-node state in `key`. The extraction
+//! lives beside the solver ([`crate::tsume::certificate`]); the format is
+//! `specs/certificate.md`.
 
 pub mod check;
+mod futility;
+mod key;
 mod line;
 mod naive;
 mod sfen;

@@ -45,6 +45,13 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
                     result: c.result.clone(),
                     plies: c.plies,
                     length: c.length,
+                    futile: c.length.map(|_| {
+                        if c.futile_uncounted {
+                            "uncounted"
+                        } else {
+                            "counted"
+                        }
+                    }),
                     nodes: c.nodes,
                     time_ms: crate::output::millis(t.elapsed()),
                 }));
@@ -56,7 +63,15 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
                         .map(|p| format!(" in at most {p} plies"))
                         .unwrap_or_default(),
                     c.length
-                        .map(|l| format!(", shortest {l} (no mate within {})", l.saturating_sub(2)))
+                        .map(|l| format!(
+                            ", shortest {l} (no mate within {}{})",
+                            l.saturating_sub(2),
+                            if c.futile_uncounted {
+                                "; 無駄合 not counted"
+                            } else {
+                                ""
+                            }
+                        ))
                         .unwrap_or_default(),
                     c.nodes,
                     ms
@@ -120,13 +135,19 @@ pub struct Certified {
     pub certified: Option<bool>,
     /// Why not, when not.
     pub reason: Option<String>,
-    /// For a proven-shortest mate counting every reply (`count_futile`): `Some(true)`
+    /// For a proven-shortest mate (either mode): `Some(true)`
     /// when its length claim (mate within L, no mate within L − 2) was certified and
     /// checked in-process, `Some(false)` when not (then `length_reason` says why and the
     /// plain certificate is tried); `None` for other answers and unchecked runs.
     pub shortest_certified: Option<bool>,
     /// Why the length claim was not certified, when not.
     pub length_reason: Option<String>,
+    /// Nodes of the length certificate (0 when none was accepted).
+    pub length_nodes: usize,
+    /// Bytes of the length certificate.
+    pub length_bytes: usize,
+    /// Of `extract_ms` and `check_ms`: the length certificate's share (ms).
+    pub length_ms: (f64, f64),
     /// Certificate nodes (0 when none was extracted).
     pub nodes: usize,
     /// Certificate bytes (JSON lines).
@@ -157,6 +178,9 @@ pub fn certify_answer(
         reason: None,
         shortest_certified: None,
         length_reason: None,
+        length_nodes: 0,
+        length_bytes: 0,
+        length_ms: (0.0, 0.0),
         nodes: 0,
         bytes: 0,
         extract_ms: 0.0,
@@ -165,12 +189,10 @@ pub fn certify_answer(
     if result.outcome == Outcome::Unknown || (!check && path.is_none()) {
         return Ok(out);
     }
-    // A proven-shortest mate counting every reply: first the version-2 certificate of
-    // its length claim (it proves the plain mate too), else the plain one.
-    if result.outcome == Outcome::Mate
-        && result.shortest == Some(true)
-        && solver.options().count_futile
-    {
+    // A proven-shortest mate: first the certificate of its length claim (version 2
+    // counting every reply, version 3 in the default mode; it proves the mate too),
+    // else the plain one.
+    if result.outcome == Outcome::Mate && result.shortest == Some(true) {
         let t = now();
         let cert = extract_length(solver, root, result);
         out.extract_ms += ms_since(t);
@@ -178,11 +200,26 @@ pub fn certify_answer(
             Ok(cert) => {
                 let text = render(&cert)?;
                 let want = u32::try_from(result.line.len()).ok();
+                let checked_before = out.check_ms;
                 let verdict = check_into(&mut out, &text, root, check, |c| c.length == want);
+                out.length_ms = (out.extract_ms, out.check_ms - checked_before);
                 match verdict {
+                    Ok(()) if !solver.options().count_futile => {
+                        // The default mode: the version-3 file proves the length under the
+                        // 無駄合 convention and is written beside the plain certificate,
+                        // which (below) certifies the mate with every reply answered.
+                        out.shortest_certified = check.then_some(true);
+                        out.length_nodes = cert.nodes.len();
+                        out.length_bytes = text.len();
+                        if let Some(p) = path {
+                            super::show::write_atomically(&length_path(p), &text)?;
+                        }
+                    }
                     Ok(()) => {
                         out.shortest_certified = check.then_some(true);
                         out.certified = check.then_some(true);
+                        out.length_nodes = cert.nodes.len();
+                        out.length_bytes = text.len();
                         out.nodes = cert.nodes.len();
                         out.bytes = text.len();
                         if let Some(p) = path {
@@ -228,6 +265,12 @@ pub fn certify_answer(
         super::show::write_atomically(p, &text)?;
     }
     Ok(out)
+}
+
+/// Where the default mode's length certificate (version 3) goes beside the plain
+/// certificate `p`: `x.jsonl` → `x.length.jsonl`.
+pub fn length_path(p: &Path) -> std::path::PathBuf {
+    p.with_extension("length.jsonl")
 }
 
 /// The certificate as JSON lines.

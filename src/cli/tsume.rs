@@ -64,6 +64,8 @@ pub struct TsumeArgs {
     pub ply: usize,
     /// Write the certificate of every mate and nomate (JSON lines, specs/certificate.md):
     /// with one problem PATH is the file, with several a directory of `<id>.jsonl` files.
+    /// In the default mode a proven-shortest mate's length certificate (version 3) goes
+    /// beside it, `.length.jsonl` for `.jsonl`.
     #[arg(long, value_name = "PATH")]
     pub certificate: Option<std::path::PathBuf>,
     /// Skip the in-process certificate check (`"certified": null`); certificates asked
@@ -497,8 +499,17 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             }
             match (cert.shortest_certified, plies) {
                 (Some(true), Some(n)) => lines.push(format!(
-                    "  shortest certified: mate within {n} plies, no mate within {}",
-                    n.saturating_sub(2)
+                    "  shortest certified: mate within {n} plies, no mate within {}{}  {} nodes  {} bytes  cpu ms: extraction {:.1} check {:.1}",
+                    n.saturating_sub(2),
+                    if a.count_futile {
+                        ""
+                    } else {
+                        " (無駄合 not counted)"
+                    },
+                    cert.length_nodes,
+                    cert.length_bytes,
+                    cert.length_ms.0,
+                    cert.length_ms.1,
                 )),
                 (Some(false), _) => {
                     lines.push("  shortest NOT certified (reason on stderr)".into())

@@ -29,12 +29,12 @@ pub struct TsumeOut {
     /// valid certificate could be produced (the reason goes to stderr); `null` for other
     /// results and with `--no-certify`.
     pub certified: Option<bool>,
-    /// For a proven-shortest mate counting every reply (`--count-futile`, `shortest:
-    /// true`): `true` when the length claim itself (mate within L plies, no mate within
-    /// L − 2) was certified — a version-2 certificate (specs/certificate.md) accepted
-    /// by the checker in-process; `false` when not (the reason goes to stderr); `null`
-    /// for every other answer (the default mode's 無駄合 convention is not certified)
-    /// and with `--no-certify`.
+    /// For a proven-shortest mate (`shortest: true`): `true` when the length claim
+    /// itself (mate within L plies, no mate within L − 2) was certified — a version-2
+    /// certificate (`--count-futile`) or a version-3 one (the default mode's 無駄合
+    /// convention; specs/certificate.md) accepted by the checker in-process; `false`
+    /// when not (the reason goes to stderr); `null` for every other answer and with
+    /// `--no-certify`.
     pub shortest_certified: Option<bool>,
     /// Search nodes (proof, minimality, line, 余詰).
     pub nodes: u64,
@@ -57,6 +57,10 @@ pub struct CertificateCheckOut {
     /// Version 2: the certified shortest length L (mate within L, no mate within L − 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<u32>,
+    /// With a length: `"counted"` (version 2, every reply counts) or `"uncounted"`
+    /// (version 3, the 無駄合 convention of the default mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub futile: Option<&'static str>,
     /// Nodes of the certificate.
     pub nodes: usize,
     /// Elapsed milliseconds.

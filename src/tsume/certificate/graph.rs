@@ -24,19 +24,21 @@ pub fn extract_with(
         Outcome::NoMate => Claim::Nomate,
         Outcome::Unknown => return Err(ExtractError::NotSolved("unknown")),
     };
-    graph(solver, root, claim, UNBOUNDED, limits)
+    graph(solver, root, claim, UNBOUNDED, false, limits)
 }
 
-/// The graph of `claim` from `root` under budget `budget` as [`settle`] builds it, its
-/// nodes numbered from 0 in depth-first order.
+/// The graph of `claim` from `root` under budget `budget` (with `uncounted`: under the
+/// 無駄合 convention) as [`settle`] builds it, its nodes numbered from 0 in depth-first
+/// order.
 pub(super) fn graph(
     solver: &Solver<Position>,
     root: &Position,
     claim: Claim,
     budget: u16,
+    uncounted: bool,
     limits: ExtractLimits,
 ) -> Result<Certificate, ExtractError> {
-    let (mut nodes_by_id, r) = settle(solver, root, claim, budget, limits)?;
+    let (mut nodes_by_id, r) = settle(solver, root, claim, budget, uncounted, limits)?;
     // Forgotten (failed) nodes leave holes: renumber the reachable ones from 0.
     let mut map = vec![usize::MAX; nodes_by_id.len()];
     let mut order = Vec::new();
@@ -51,7 +53,10 @@ pub(super) fn graph(
             Body::Moves(v) => v.iter().map(|&(_, c)| c).collect(),
             Body::CoveredBy(m) => vec![*m],
         };
-        for c in kids {
+        for c in kids
+            .into_iter()
+            .chain(node.witnesses.iter().map(|w| w.node))
+        {
             if map[c] == usize::MAX {
                 map[c] = order.len();
                 order.push(c);
@@ -68,6 +73,9 @@ pub(super) fn graph(
             Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, map[c])).collect()),
             Body::CoveredBy(m) => Body::CoveredBy(map[m]),
         };
+        for w in &mut n.witnesses {
+            w.node = map[w.node];
+        }
         nodes.push(n);
     }
     let plies = (claim == Claim::Mate).then(|| longest(&nodes, 0));
@@ -80,7 +88,8 @@ pub(super) fn graph(
     })
 }
 
-/// Longest path (in plies) from `root` in an acyclic graph; covered_by edges count 0.
+/// Longest path (in plies) from `root` in an acyclic graph; covered_by and witness
+/// edges count 0.
 fn longest(nodes: &[Node], root: usize) -> u32 {
     let mut memo: Vec<Option<u32>> = vec![None; nodes.len()];
     // Iterative post-order to survive deep graphs.
@@ -89,10 +98,11 @@ fn longest(nodes: &[Node], root: usize) -> u32 {
         if memo[n].is_some() {
             continue;
         }
-        let kids: Vec<(usize, u32)> = match &nodes[n].body {
+        let mut kids: Vec<(usize, u32)> = match &nodes[n].body {
             Body::Moves(v) => v.iter().map(|&(_, c)| (c, 1)).collect(),
             Body::CoveredBy(m) => vec![(*m, 0)],
         };
+        kids.extend(nodes[n].witnesses.iter().map(|w| (w.node, 0)));
         if done {
             memo[n] = Some(
                 kids.iter()

@@ -26,7 +26,11 @@ struct Header {
 pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<()> {
     let h = Header {
         format: "shogi-lab/tsume-certificate",
-        version: if cert.length.is_some() { 2 } else { 1 },
+        version: match cert.length {
+            Some(l) if l.futile_uncounted => 3,
+            Some(_) => 2,
+            None => 1,
+        },
         result: cert.result,
         root: cert.root,
         plies: cert.plies,
@@ -50,6 +54,24 @@ pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<
         };
         if let Some(b) = n.budget {
             line["budget"] = b.into();
+        }
+        // Version 3: futility witnesses (mate) or non-futility witnesses (no-mate).
+        if !n.witnesses.is_empty() {
+            if n.budget.is_none() {
+                let w: Vec<(String, String, usize)> = n
+                    .witnesses
+                    .iter()
+                    .map(|w| (w.reply.to_string(), w.recapture.to_string(), w.node))
+                    .collect();
+                line["futile"] = serde_json::json!(w);
+            } else {
+                let w: Vec<(String, usize)> = n
+                    .witnesses
+                    .iter()
+                    .map(|w| (w.recapture.to_string(), w.node))
+                    .collect();
+                line["nonfutile"] = serde_json::json!(w);
+            }
         }
         writeln!(out, "{line}")?;
     }

@@ -4,8 +4,9 @@
 //! [`crate::certificate`].
 //!
 //! - [`extract`] / [`extract_with`]: the plain mate or nomate graph (version 1);
-//! - [`extract_length`] / [`extract_length_with`]: a proven-shortest length counting
-//!   every reply, a mate graph and a bounded no-mate graph (version 2);
+//! - [`extract_length`] / [`extract_length_with`]: a proven-shortest length, a mate
+//!   graph and a bounded no-mate graph, counting every reply (version 2) or under the
+//!   無駄合 convention with its witnesses (version 3);
 //! - [`write_jsonl`]: the file.
 //!
 //! This module holds the certificate's types; the extraction itself is in `extract`
@@ -48,6 +49,24 @@ pub struct Node {
     /// For a node of a bounded no-mate graph: its budget `b`, the claim "no mate within
     /// `b` plies" (`None`: a node of a plain mate or no-mate graph).
     pub budget: Option<u16>,
+    /// Version 3 (the 無駄合 convention), at a defender node: in the mate graph the
+    /// futility witnesses of the replies it leaves out, in the no-mate graph the
+    /// non-futility witnesses of its one reply (one per recapture); else empty.
+    pub witnesses: Vec<Witness>,
+}
+
+/// A witness of the 無駄合 convention (`specs/certificate.md`, version 3): after the
+/// interposition `reply` and the checker's `recapture`, with the captured piece handed
+/// back to the defender, the position of `node` (mate within the node's budget: the
+/// reply is futile; no mate within it: this recapture does not make it futile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Witness {
+    /// The interposition.
+    pub reply: Move,
+    /// The checker's recapture on its square, giving check.
+    pub recapture: Move,
+    /// The node of the futility test's position.
+    pub node: usize,
 }
 
 /// How a node is settled.
@@ -74,15 +93,18 @@ pub struct Certificate {
     pub length: Option<Length>,
 }
 
-/// The certified length claim of a `shortest: true` answer counting every reply
-/// (`--count-futile`): mate within `plies` (the mate graph's depth is at most that)
-/// and no mate within `plies` − 2 (a bounded no-mate graph from `nomate_root`).
+/// The certified length claim of a `shortest: true` answer: mate within `plies` (the
+/// mate graph's depth is at most that) and no mate within `plies` − 2 (a bounded
+/// no-mate graph from `nomate_root`), every reply counted (`--count-futile`, version 2)
+/// or under the 無駄合 convention (the default mode, version 3, with witnesses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Length {
     /// The claimed shortest mate length L.
     pub plies: u32,
     /// The root of the bounded no-mate graph (budget ≥ L − 2); `None` when L < 3.
     pub nomate_root: Option<usize>,
+    /// Futile interpositions are neither replies nor plies (version 3).
+    pub futile_uncounted: bool,
 }
 
 /// Why no certificate was produced (the answer is then reported uncertified).

@@ -34,7 +34,7 @@ impl Extractor<'_> {
     /// table. Every table's solved entries hold wherever they are reached (disproofs
     /// that lean on a path are never stored), so they stay valid hints.
     /// Under a budget `b` (bounded extraction) the solve proves mate within `b` plies,
-    /// every reply counted.
+    /// every reply counted (or none of the futile interpositions, `uncounted`).
     pub(super) fn fresh(&mut self, pos: &Position, b: u16) -> Result<Outcome, ExtractError> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
@@ -52,7 +52,7 @@ impl Extractor<'_> {
                     nodes: Some(nodes),
                     memory_mib: mib,
                     shortest: false,
-                    count_futile: self.bounded,
+                    count_futile: self.bounded && !self.uncounted,
                     ..SolverOptions::default()
                 };
                 let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
@@ -127,7 +127,7 @@ impl Extractor<'_> {
             let opts = SolverOptions {
                 memory_mib: mib,
                 shortest: false,
-                count_futile: self.bounded,
+                count_futile: self.bounded && !self.uncounted,
                 ..SolverOptions::default()
             };
             let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;

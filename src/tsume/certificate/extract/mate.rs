@@ -2,11 +2,14 @@
 //! (the one with the smallest proven length bound that closes without a cycle, a fresh
 //! solve of the node when the table has none); a defender node lists every legal reply
 //! (futile interpositions too: the graph proves plain mate). Under a budget the graph's
-//! depth stays within it.
+//! depth stays within it; under the 無駄合 convention an interposition may be left out
+//! with a futility witness (`futile`).
 
 use super::super::{stuck, Body, ExtractError};
+use super::futile::Answer;
 use super::{budget_minus, fatal, Extractor};
 use crate::rules::{Move, Position};
+use crate::tsume::MatePosition;
 use crate::tsume::Outcome;
 
 impl Extractor<'_> {
@@ -96,7 +99,7 @@ impl Extractor<'_> {
         v.into_iter().map(|(_, b, m)| (b, m)).collect()
     }
 
-    fn mate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+    pub(super) fn mate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
         self.memo_failure(pos, b, Self::mate_defender_)
     }
 
@@ -111,23 +114,33 @@ impl Extractor<'_> {
             return r;
         }
         let replies = pos.legal_moves();
-        if b == 0 && !replies.is_empty() {
+        // Under the convention an interposition may be left out as futile (a witness).
+        let futile = |r: &Move| self.uncounted && pos.interposes(*r);
+        if b == 0 && replies.iter().any(|r| !futile(r)) {
             return Err(stuck(pos, "not mated within the budget"));
         }
         let id = self.new_id(pos, b)?;
         let mut moves = Vec::new();
+        let mut witnesses = Vec::new();
         for r in replies {
-            let mut child = pos.clone();
-            child.play_unchecked(r);
-            match self.mate_attacker(&child, budget_minus(b)) {
-                Ok(c) => moves.push((r, c)),
+            let answer = if self.uncounted && pos.interposes(r) {
+                self.mate_interposition(pos, r, b)
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(r);
+                self.mate_attacker(&child, budget_minus(b))
+                    .map(Answer::Reply)
+            };
+            match answer {
+                Ok(Answer::Reply(c)) => moves.push((r, c)),
+                Ok(Answer::Futile(w)) => witnesses.push(w),
                 Err(e) => {
                     self.forget(id, pos);
                     return Err(e);
                 }
             }
         }
-        self.finish(id, pos, Body::Moves(moves));
+        self.finish_with(id, pos, Body::Moves(moves), witnesses);
         Ok(id)
     }
 }

@@ -8,7 +8,7 @@
 //! extraction then solves that node afresh ([`fallback`]) and fails cleanly
 //! ([`ExtractError`]) rather than guess. The graphs themselves: [`mate`], [`nomate`].
 
-use super::{stuck, Body, Claim, ExtractError, ExtractLimits, Node};
+use super::{stuck, Body, Claim, ExtractError, ExtractLimits, Node, Witness};
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Color, Hand, Move, PieceKind, Position};
 use crate::tsume::table::UNBOUNDED;
@@ -16,6 +16,7 @@ use crate::tsume::Solver;
 use std::collections::HashMap;
 
 mod fallback;
+mod futile;
 mod mate;
 mod nomate;
 
@@ -68,8 +69,12 @@ struct Extractor<'a> {
     budgets: Vec<u16>,
     /// Per finished mate node: its graph's depth (longest path, plies).
     depths: Vec<u32>,
-    /// Budgets count every reply (the solvers count futile interpositions).
+    /// A bounded graph (a length claim): budgets count every reply, or none of the
+    /// futile interpositions with `uncounted`.
     bounded: bool,
+    /// The 無駄合 convention (version 3): the solvers count no futile interposition, and
+    /// defender nodes carry witnesses ([`futile`]).
+    uncounted: bool,
     /// Nodes that may cover others, by board key: finished ones (mate), every node of
     /// the graph (nomate: covering a node not yet finished closes a cycle, allowed).
     finished: HashMap<u64, Vec<usize>>,
@@ -283,6 +288,12 @@ impl Extractor<'_> {
     }
 
     fn finish(&mut self, id: usize, pos: &Position, body: Body) {
+        self.finish_with(id, pos, body, Vec::new());
+    }
+
+    /// [`Self::finish`] with the witnesses of a defender node (version 3); a mate
+    /// node's depth counts a futility witness's depth with 0 plies.
+    fn finish_with(&mut self, id: usize, pos: &Position, body: Body, witnesses: Vec<Witness>) {
         // A played position carries its move history; the graph keeps the bare position.
         let pos = Position::from_setup(pos.to_setup(), pos.rules()).unwrap_or_else(|_| pos.clone());
         if self.claim == Claim::Mate {
@@ -295,9 +306,17 @@ impl Extractor<'_> {
                     .unwrap_or(0),
                 Body::CoveredBy(m) => self.depths[*m],
             };
+            for w in &witnesses {
+                self.depths[id] = self.depths[id].max(self.depths[w.node]);
+            }
         }
         let budget = (self.claim == Claim::Nomate && self.bounded).then_some(self.budgets[id]);
-        self.nodes[id] = Some(Node { pos, body, budget });
+        self.nodes[id] = Some(Node {
+            pos,
+            body,
+            budget,
+            witnesses,
+        });
         self.on_stack[id] = false;
     }
 
@@ -356,13 +375,15 @@ fn budget_minus(b: u16) -> u16 {
 
 /// Settles `root` for `claim` under budget `budget` ([`UNBOUNDED`]: a plain certificate;
 /// else mate within `budget` plies or no mate within `budget`, every reply counted, the
-/// solvers counting futile interpositions): the extractor's nodes, indexed by id (those
+/// solvers counting futile interpositions, or with `uncounted` under the 無駄合
+/// convention, the solvers counting none): the extractor's nodes, indexed by id (those
 /// taken back are `None`), and the root's id.
 pub(super) fn settle(
     solver: &Solver<Position>,
     root: &Position,
     claim: Claim,
     budget: u16,
+    uncounted: bool,
     limits: ExtractLimits,
 ) -> Result<(Vec<Option<Node>>, usize), ExtractError> {
     let mut x = Extractor {
@@ -384,6 +405,7 @@ pub(super) fn settle(
         budgets: Vec::new(),
         depths: Vec::new(),
         bounded: budget != UNBOUNDED,
+        uncounted: uncounted && budget != UNBOUNDED,
         finished: HashMap::new(),
         on_stack: Vec::new(),
         spec_failed: Default::default(),

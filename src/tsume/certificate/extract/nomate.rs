@@ -2,14 +2,15 @@
 //! a defender node takes one reply into the graph (a repetition), into a covered or
 //! disproven position, or one a search with the graph taken as disproven refutes
 //! ([`Solver::solve_assuming`](crate::tsume::Solver::solve_assuming)), taking back a choice that fails. Under a budget `b`
-//! each node claims no mate within `b` plies.
+//! each node claims no mate within `b` plies; under the 無駄合 convention a chosen
+//! interposition carries its non-futility witnesses (`futile`).
 
 use super::super::{stuck, Body, ExtractError};
 use super::fallback::SMALL_SOLVE_NODES;
 use super::{budget_minus, fatal, Extractor};
 use crate::rules::{Move, Position};
 use crate::tsume::table::UNBOUNDED;
-use crate::tsume::Outcome;
+use crate::tsume::{MatePosition, Outcome};
 
 /// Node budgets of the rounds in which a nomate defender node searches its open
 /// replies (with the graph taken as disproven), before one of
@@ -60,7 +61,11 @@ impl Extractor<'_> {
     /// searched in each round of [`NOMATE_REPLY_NODES`], then with
     /// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes). A reply whose subgraph cannot be completed is
     /// taken back ([`Self::rollback`]) and the next one tried.
-    fn nomate_defender(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+    pub(super) fn nomate_defender(
+        &mut self,
+        pos: &Position,
+        b: u16,
+    ) -> Result<usize, ExtractError> {
         self.memo_failure(pos, b, Self::nomate_defender_)
     }
 
@@ -106,7 +111,12 @@ impl Extractor<'_> {
                 Some((rank, i))
             })
             .collect();
-        order.sort_unstable();
+        // Under the convention a reply that is no interposition needs no witness.
+        if self.uncounted {
+            order.sort_by_key(|&(rank, i)| (pos.interposes(replies[i].0), rank, i));
+        } else {
+            order.sort_unstable();
+        }
         let rounds: Vec<Option<u64>> = std::iter::once(None)
             .chain(
                 NOMATE_REPLY_NODES
@@ -151,9 +161,19 @@ impl Extractor<'_> {
                 }
                 tried[i] = true;
                 let snap = self.snapshot();
-                match self.nomate_attacker(&replies[i].1, cb) {
-                    Ok(c) => {
-                        self.finish(id, pos, Body::Moves(vec![(replies[i].0, c)]));
+                let r = replies[i].0;
+                let settled = self.nomate_attacker(&replies[i].1, cb).and_then(|c| {
+                    // Under the convention an interposition must be shown no 無駄合.
+                    let w = if self.uncounted {
+                        self.nonfutile(pos, r, b)?
+                    } else {
+                        Vec::new()
+                    };
+                    Ok((c, w))
+                });
+                match settled {
+                    Ok((c, w)) => {
+                        self.finish_with(id, pos, Body::Moves(vec![(r, c)]), w);
                         return Ok(id);
                     }
                     Err(e) if fatal(&e) => {
