@@ -87,16 +87,16 @@ mod tests {
     use crate::tsume::certificate::{extract, write_jsonl};
     use crate::tsume::{load_problem, DefenderHand, SolverOptions};
 
-    /// 図巧20: the default mode answers "11 plies, shortest" (the composed solution has
-    /// 37), yet a search from an empty table finds no mate within 11. The independent
-    /// checker settles it: a version-3 file joining the plain mate graph (every reply
-    /// listed, valid under the convention) and a bounded no-mate graph within 11 under
-    /// the convention passes every rule but the last — its mate graph is deeper than the
-    /// length 13 the bounded graph supports — so "no mate within 11" is certified and the
-    /// default mode's 11 is wrong (paper/results/certificates.md).
+    /// 図巧20: the default mode once answered "11 plies, shortest" (the exact line walk
+    /// took a reply it had not shown exact; fixed in session 13: 37, the composed length).
+    /// The independent checker refutes the 11 on its own: a version-3 file joining the
+    /// plain mate graph (every reply listed, valid under the convention) and a bounded
+    /// no-mate graph within 11 under the convention passes every rule but the last — its
+    /// mate graph is deeper than the length 13 the bounded graph supports — so "no mate
+    /// within 11" is certified (paper/results/certificates.md). The solver's answer now
+    /// carries its own length certificate.
     #[test]
-    #[ignore = "documents a solver bug on 図巧20 (about 1 s of CPU); fails once the default mode is fixed"]
-    fn zukou_20_default_length_is_refuted() {
+    fn zukou_20_default_length_is_37_and_11_is_refuted() {
         let sfen = "4ng2+r/5+r1+L1/4P1k1G/4l2P1/3spS1p+p/9/3N1L+p2/3+b5/1+B7 b 2g2s2nl12p 1";
         let root = load_problem(sfen, DefenderHand::Remaining).unwrap();
         let opts = SolverOptions {
@@ -106,7 +106,12 @@ mod tests {
         };
         let mut s = Solver::<Position>::new(opts.clone());
         let r = s.solve(&root);
-        assert_eq!((r.line.len(), r.shortest), (11, Some(true)));
+        assert_eq!((r.line.len(), r.shortest), (37, Some(true)));
+        let own = extract_length(&s, &root, &r).unwrap();
+        let mut out = Vec::new();
+        write_jsonl(&own, &mut out).unwrap();
+        let checked = check_text(&String::from_utf8(out).unwrap(), Some(&root)).unwrap();
+        assert_eq!((checked.length, checked.futile_uncounted), (Some(37), true));
         // The plain mate graph of a first proof.
         let mut any = Solver::<Position>::new(SolverOptions {
             shortest: false,
