@@ -4,6 +4,8 @@
 # reproducible. Prints one JSON line per (problem, mode) and a summary.
 # usage: tsume_solution.sh BIN FILE NODES OUT.jsonl [MODES]
 #   MODES: "solution any-mate" (default) or one of them.
+#   TSUME_FLAGS (environment): more flags for every run, e.g. "--no-certify" to measure the
+#   solver alone (session 13 on: the default mode's length certificate costs 1-9x the solve).
 set -euo pipefail
 bin=$1; file=$2; nodes=${3:-1000000}; out=${4:-/dev/stdout}; modes=${5:-"solution any-mate"}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -12,7 +14,7 @@ grep -v '^#' "$file" | while IFS=$'\t' read -r id sfen ref rest; do
   [ -z "$id" ] && continue
   for mode in $modes; do
     flag=(); [ "$mode" = any-mate ] && flag=(--any-mate)
-    /usr/bin/time -f '%U %S' -o "$tmp/t" "$bin" tsume "$sfen" --json --nodes "$nodes" --memory 512 "${flag[@]}" > "$tmp/o" 2>/dev/null || true
+    /usr/bin/time -f '%U %S' -o "$tmp/t" "$bin" tsume "$sfen" --json --nodes "$nodes" --memory 512 "${flag[@]}" ${TSUME_FLAGS:-} > "$tmp/o" 2>/dev/null || true
     python3 - "$id" "$mode" "$ref" "$tmp/o" "$tmp/t" >> "$tmp/all" <<'PY'
 import json, sys
 id_, mode, ref, o, t = sys.argv[1:]
