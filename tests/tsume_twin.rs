@@ -108,6 +108,21 @@ fn agree_on_generated_positions(count: usize, min_each: usize) {
                 assert_eq!(r.outcome, Outcome::Mate, "{sfen}: naive mates in {n}");
                 assert_eq!(r.shortest, Some(true), "{sfen}");
                 assert_eq!(r.line.len() as u32, n, "{sfen}: {}", r.line_usi());
+                // The line is a solution: from every attacker node on it the shortest mate
+                // is exactly the rest of the line (longest replies, shortest checks).
+                let mut q = pos.clone();
+                for (k, &m) in r.line.iter().enumerate() {
+                    if k > 0 && k % 2 == 0 {
+                        let left = n - k as u32;
+                        assert_eq!(
+                            naive::mate_length(&q, left),
+                            Some(left),
+                            "{sfen}: after {k} plies of {}",
+                            r.line_usi()
+                        );
+                    }
+                    q.play(m).unwrap();
+                }
             }
             None => {
                 assert_eq!(
