@@ -783,3 +783,25 @@ impl<P: MatePosition> Solver<P> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sole_exact;
+    use crate::tsume::table::UNBOUNDED;
+
+    /// The reply singled out needs the node's budget − 1 and is the only one whose bound
+    /// reaches budget − 2; anything else leaves the choice to the disproofs.
+    #[test]
+    fn a_sole_exact_reply_is_the_only_one_long_enough() {
+        assert_eq!(sole_exact(&[Some(3), Some(8), Some(5)], 9), Some(1));
+        // A second reply that may still need budget − 2: no shortcut.
+        assert_eq!(sole_exact(&[Some(7), Some(8)], 9), None);
+        // The only long reply is one ply short of the budget − 1: no exact candidate.
+        assert_eq!(sole_exact(&[Some(7), Some(3)], 9), None);
+        // A reply without a proof (left out, or lost): no shortcut.
+        assert_eq!(sole_exact(&[Some(8), None], 9), None);
+        assert_eq!(sole_exact(&[Some(2)], 3), Some(0));
+        assert_eq!(sole_exact(&[Some(0)], 1), None);
+        assert_eq!(sole_exact(&[Some(8)], UNBOUNDED), None);
+    }
+}
