@@ -280,6 +280,32 @@ fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
     proven_shortest(&[("zukou-020", 37)], 2_000_000);
 }
 
+/// Where the proven length has no line of exact replies under the budget-dependent 無駄合
+/// rule (specs/tsume.md, 無双47 and 無双43): the answer is a verified mate with
+/// `shortest: false`, and `no_mate_within` still says what the minimality search proved.
+/// 無双43 is proven 53 (none within 51) and answered with a 53-ply line; 無双47 is proven 15
+/// (none within 13) and answered with a 21-ply line that shows the interpositions.
+#[test]
+fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
+    let all = read_problems(CLASSICS);
+    for (id, plies, low) in [("musou-043", 53, 51), ("musou-047", 21, 13)] {
+        let p = all.iter().find(|p| p.id == id).unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let r = solve(
+            &pos,
+            &SolverOptions {
+                nodes: Some(3_000_000),
+                memory_mib: 64,
+                ..SolverOptions::default()
+            },
+        );
+        assert_eq!(r.outcome, Outcome::Mate, "{id}");
+        assert_eq!(r.shortest, Some(false), "{id}");
+        assert_eq!((r.line.len(), r.no_mate_within), (plies, Some(low)), "{id}");
+        checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+}
+
 /// 図巧100 (611 plies upstream): the table's proofs ignore the path, and the defender's
 /// interposition cycle leads the line walk back to a position of the line; the walk must
 /// restart there with the tighter budget (or backtrack) and still return a verified line.
