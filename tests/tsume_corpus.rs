@@ -282,7 +282,8 @@ fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
 
 /// Where the proven length has no line of exact replies under the budget-dependent 無駄合
 /// rule (specs/tsume.md, 無双47 and 無双43): the answer is a verified mate with
-/// `shortest: false`, and `no_mate_within` still says what the minimality search proved.
+/// `shortest: false`, and `no_mate_within` and `mate_within` still say what the minimality
+/// search proved.
 /// 無双43 is proven 53 (none within 51) and answered with a 53-ply line; 無双47 is proven 15
 /// (none within 13) and answered with a 21-ply line that shows the interpositions.
 #[test]
@@ -302,6 +303,8 @@ fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
         assert_eq!(r.outcome, Outcome::Mate, "{id}");
         assert_eq!(r.shortest, Some(false), "{id}");
         assert_eq!((r.line.len(), r.no_mate_within), (plies, Some(low)), "{id}");
+        // What is proven: a mate within low + 2 plies, so the length is exactly that.
+        assert_eq!(r.mate_within, Some(low + 2), "{id}");
         checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
     }
 }

@@ -52,7 +52,8 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
     for pid, sfen, _line in problems[start:end]:
         # The same fields, in the same order, as the CLI's TsumeOut (src/output/tsume.rs).
         o: Dict[str, Any] = {"id": pid, "sfen": sfen, "result": "error", "plies": None, "shortest": None,
-                             "usi": None, "kif": None, "no_mate_within": None, "alternatives": None,
+                             "usi": None, "kif": None, "no_mate_within": None, "mate_within": None,
+                             "alternatives": None,
                              "certified": None, "shortest_certified": None, "nodes": 0, "time_ms": 0,
                              "error": None}
         try:
@@ -66,6 +67,7 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
                   "shortest": r.shortest if mate else None,
                   "usi": " ".join(r.usi) if mate else None, "kif": r.kif,
                   "no_mate_within": r.no_mate_within,
+                  "mate_within": r.mate_within if mate else None,
                   "certified": r.certified, "shortest_certified": r.shortest_certified,
                   "nodes": r.nodes, "time_ms": r.time_ms})
         lines.append(json.dumps(o, ensure_ascii=False))

@@ -27,6 +27,9 @@ class TsumeResult:
     no_mate_within: Optional[int] = None
     """The root is proven not mate within this many plies: for a mate not proven shortest, the
     lengths the search ruled out before its limits (``None``: none were)."""
+    mate_within: Optional[int] = None
+    """For a mate with ``shortest=True``: the shortest mate has at most this many plies (the
+    least budget within which a mate is proven); ``plies`` when ``shortest`` is true."""
     certified: Optional[bool] = None
     """For a mate or nomate: whether its certificate passed the independent checker
     (``specs/certificate.md``); ``None`` for ``unknown`` or with ``certify=False``."""

@@ -375,6 +375,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                         usi: None,
                         kif: None,
                         no_mate_within: None,
+                        mate_within: None,
                         alternatives: None,
                         certified: None,
                         shortest_certified: None,
@@ -429,6 +430,7 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
                 usi: mate.then(|| r.line_usi()),
                 kif: mate.then(|| ki2_line(&pos, &r.line)),
                 no_mate_within: r.no_mate_within,
+                mate_within: if mate { r.mate_within } else { None },
                 alternatives: (a.alt_nodes > 0)
                     .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
                 certified: cert.certified,
@@ -447,10 +449,13 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             if let Some(n) = plies {
                 lines.push(format!(
                     "  plies {n}{}",
-                    match r.shortest {
-                        Some(true) => " (shortest)",
-                        Some(false) => " (shortest not proven within limits)",
-                        None => "",
+                    match (r.shortest, r.no_mate_within, r.mate_within) {
+                        (Some(true), _, _) => " (shortest)".to_string(),
+                        (Some(false), Some(low), Some(l)) if l <= low + 2 => format!(
+                            " (the shortest mate is proven to have {l} plies; this line is not one of longest defences)"
+                        ),
+                        (Some(false), _, _) => " (shortest not proven within limits)".to_string(),
+                        (None, _, _) => String::new(),
                     }
                 ));
                 lines.push(format!("  line  {}", ki2_line(&pos, &r.line)));
@@ -469,6 +474,12 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
             }
             if let Some(n) = r.no_mate_within {
                 lines.push(format!("  no mate within {n} plies"));
+            }
+            match r.mate_within {
+                Some(l) if r.outcome == Outcome::Mate && plies != Some(usize::from(l)) => {
+                    lines.push(format!("  mate within {l} plies (proven)"));
+                }
+                _ => {}
             }
             match cert.certified {
                 Some(true) => lines.push(format!(

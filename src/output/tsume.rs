@@ -22,6 +22,9 @@ pub struct TsumeOut {
     pub kif: Option<String>,
     /// With `--max-plies N`: `N` when no mate of at most N plies exists.
     pub no_mate_within: Option<u16>,
+    /// For a mate in the default mode: the shortest mate has at most this many plies (the
+    /// least budget within which a mate is proven); `plies` when `shortest` is true.
+    pub mate_within: Option<u16>,
     /// With `--alt-nodes`: other mating first moves (余詰), USI.
     pub alternatives: Option<Vec<String>>,
     /// For a mate or nomate: `true` when its certificate (specs/certificate.md) was

@@ -67,6 +67,7 @@ pub fn tsume_solve<'py>(
     d.set_item("kif", mate.then(|| ki2_line(&pos, &r.line)))?;
     d.set_item("shortest", r.shortest)?;
     d.set_item("no_mate_within", r.no_mate_within)?;
+    d.set_item("mate_within", r.mate_within)?;
     d.set_item("certified", cert.certified)?;
     d.set_item("shortest_certified", cert.shortest_certified)?;
     d.set_item("nodes", r.stats.nodes)?;

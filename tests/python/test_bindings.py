@@ -126,6 +126,7 @@ def test_tsume_matches_the_cli(cli, root):
         assert r.nodes == w["nodes"]
         assert r.shortest == w.get("shortest")
         assert r.no_mate_within == w["no_mate_within"]
+        assert r.mate_within == w["mate_within"]
         assert r.certified == w["certified"]
     r = tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1")
     assert (r.result, r.plies, r.usi) == ("mate", 1, ["G*1b"])

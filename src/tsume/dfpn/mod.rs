@@ -75,6 +75,12 @@ pub struct SolveResult<M> {
     pub alternatives: Vec<M>,
     /// With `max_plies`: the limit, if no mate of at most that many plies exists.
     pub no_mate_within: Option<u16>,
+    /// For a mate with `shortest`: the least budget within which the root is proven mate,
+    /// so the shortest mate has at most this many plies (with `no_mate_within` N, between
+    /// N + 2 and this). It is the line's length when `shortest` is true; it can differ
+    /// when a limit cut the minimality search or when no line of exact replies shows the
+    /// proven length (無双47: 15, its line 21; specs/tsume.md).
+    pub mate_within: Option<u16>,
     /// Statistics.
     pub stats: Stats,
 }
@@ -264,6 +270,7 @@ impl<P: MatePosition> Solver<P> {
             shortest: None,
             alternatives: Vec::new(),
             no_mate_within: None,
+            mate_within: None,
             stats: Stats::default(),
         };
         let root_budget = self
@@ -294,6 +301,7 @@ impl<P: MatePosition> Solver<P> {
                     result.line = line;
                     if self.opts.shortest {
                         result.shortest = Some(exact);
+                        result.mate_within = Some(len);
                         if !exact {
                             result.no_mate_within = low;
                         }

@@ -458,6 +458,12 @@ impl<W: Write> Engine<W> {
             Outcome::Mate if !r.line.is_empty() => {
                 let how = match (r.shortest, r.no_mate_within) {
                     (Some(true), _) => "proven shortest".to_string(),
+                    (Some(false), Some(n)) if r.mate_within.is_some_and(|l| l <= n + 2) => {
+                        format!(
+                            "the shortest mate is proven to have {} plies, but this line is not one of longest defences",
+                            n + 2
+                        )
+                    }
                     (Some(false), Some(n)) => {
                         format!("not proven shortest: limits reached; no mate within {n} plies")
                     }
