@@ -104,42 +104,10 @@ impl MatePosition for Position {
         })
     }
     fn futility_tests(&self, m: Move) -> Vec<Position> {
-        let me = Position::side_to_move(self);
-        let checkers = self.checkers();
-        let (Some(king), Some(checker)) = (Position::king(self, me), checkers.first()) else {
-            return Vec::new();
-        };
-        let to = m.to();
-        if checkers.has_more_than_one()
-            || m.from() == Some(king)
-            || !crate::rules::bitboard::between(king, checker).has(to)
-        {
-            return Vec::new();
-        }
-        let mut after = self.clone();
-        after.play_unchecked(m);
-        let Some(piece) = after.piece_at(to) else {
-            return Vec::new();
-        };
-        let kind = piece.kind.unpromote();
-        let mut out = Vec::new();
-        for c in after.legal_moves() {
-            if c.from() != Some(checker) || c.to() != to {
-                continue;
-            }
-            let mut q = after.clone();
-            q.play_unchecked(c);
-            if !Position::in_check(&q) {
-                continue;
-            }
-            let mut setup = q.to_setup();
-            setup.hands[!me] = setup.hands[!me].remove(kind);
-            setup.hands[me] = setup.hands[me].add(kind);
-            if let Ok(p) = Position::from_setup(setup, crate::rules::Rules::TSUME.swapped()) {
-                out.push(p);
-            }
-        }
-        out
+        futility_recaptures(self, m)
+            .into_iter()
+            .map(|(_, q)| q)
+            .collect()
     }
     #[inline]
     fn keys_after(&mut self, m: Move, attacker: Color) -> (u64, u64, Hand) {
@@ -516,4 +484,49 @@ mod twin_tests {
             }
         }
     }
+}
+
+/// The futility tests of the reply `m` at the defender node `pos` (definition 1 of
+/// `specs/tsume.md`), each with its recapture: for every legal capture by the single
+/// distant checker on the square `m` interposes on that gives check, the position after
+/// it with the captured piece handed back to the defender. Empty unless `m` interposes.
+/// [`MatePosition::futility_tests`] without the moves; the certificate extractor keeps
+/// them for its witnesses.
+pub(crate) fn futility_recaptures(pos: &Position, m: Move) -> Vec<(Move, Position)> {
+    let me = Position::side_to_move(pos);
+    let checkers = pos.checkers();
+    let (Some(king), Some(checker)) = (Position::king(pos, me), checkers.first()) else {
+        return Vec::new();
+    };
+    let to = m.to();
+    if checkers.has_more_than_one()
+        || m.from() == Some(king)
+        || !crate::rules::bitboard::between(king, checker).has(to)
+    {
+        return Vec::new();
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let Some(piece) = after.piece_at(to) else {
+        return Vec::new();
+    };
+    let kind = piece.kind.unpromote();
+    let mut out = Vec::new();
+    for c in after.legal_moves() {
+        if c.from() != Some(checker) || c.to() != to {
+            continue;
+        }
+        let mut q = after.clone();
+        q.play_unchecked(c);
+        if !Position::in_check(&q) {
+            continue;
+        }
+        let mut setup = q.to_setup();
+        setup.hands[!me] = setup.hands[!me].remove(kind);
+        setup.hands[me] = setup.hands[me].add(kind);
+        if let Ok(p) = Position::from_setup(setup, crate::rules::Rules::TSUME.swapped()) {
+            out.push((c, p));
+        }
+    }
+    out
 }

@@ -6,45 +6,12 @@
 
 use super::super::{stuck, ExtractError, Witness};
 use super::{budget_minus, fatal, Extractor};
-use crate::rules::{Move, Position, Rules};
-use crate::tsume::MatePosition;
+use crate::rules::{Move, Position};
 
 /// The futility tests of the reply `r` at the defender node `pos`, each with its
-/// recapture: the solver's [`MatePosition::futility_tests`] (`specs/tsume.md`), with the
-/// move kept. Empty unless `r` is an interposition.
+/// recapture (the solver's, `specs/tsume.md`); empty unless `r` is an interposition.
 pub(super) fn tests(pos: &Position, r: Move) -> Vec<(Move, Position)> {
-    if !pos.interposes(r) {
-        return Vec::new();
-    }
-    let Some(x) = pos.checkers().first() else {
-        return Vec::new();
-    };
-    let mut after = pos.clone();
-    after.play_unchecked(r);
-    let Some(piece) = after.piece_at(r.to()) else {
-        return Vec::new();
-    };
-    let kind = piece.kind.unpromote();
-    let (def, att) = (pos.side_to_move(), after.side_to_move());
-    let mut out = Vec::new();
-    for c in after.legal_moves() {
-        if c.from() != Some(x) || c.to() != r.to() {
-            continue;
-        }
-        let mut q = after.clone();
-        q.play_unchecked(c);
-        if !MatePosition::in_check(&q) {
-            continue;
-        }
-        let mut setup = q.to_setup();
-        setup.hands[att] = setup.hands[att].remove(kind);
-        setup.hands[def] = setup.hands[def].add(kind);
-        // The defender to move, the attacker possibly without a king (as the solver's).
-        if let Ok(q) = Position::from_setup(setup, Rules::TSUME.swapped()) {
-            out.push((c, q));
-        }
-    }
-    out
+    crate::tsume::position::futility_recaptures(pos, r)
 }
 
 /// How a mate defender node answers one interposition.
@@ -122,40 +89,5 @@ impl Extractor<'_> {
             });
         }
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tsume::{load_problem, solve, DefenderHand, SolverOptions};
-
-    /// The tests with their recaptures are the solver's `futility_tests`, position by
-    /// position, for every reply of every defender node on a few solution lines.
-    #[test]
-    fn tests_are_the_solvers_futility_tests() {
-        let mut compared = 0;
-        for sfen in [
-            "8k/8p/6P2/9/9/9/9/9/B8 b - 1",
-            "8k/6S2/7G1/9/9/9/8N/9/8L b - 1",
-            "9/1k7/9/B2+R5/N8/9/9/9/9 b Lrb4g4s3n3l18p 1",
-            "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1",
-        ] {
-            let root = load_problem(sfen, DefenderHand::Remaining).unwrap();
-            let r = solve(&root, &SolverOptions::default());
-            let mut pos = root.clone();
-            for (i, &m) in r.line.iter().enumerate() {
-                pos.play_unchecked(m);
-                if i % 2 == 1 {
-                    continue;
-                }
-                for reply in pos.legal_moves() {
-                    let mine: Vec<Position> = tests(&pos, reply).into_iter().map(|t| t.1).collect();
-                    assert_eq!(mine, pos.futility_tests(reply), "{sfen} {reply}");
-                    compared += usize::from(!mine.is_empty());
-                }
-            }
-        }
-        assert!(compared >= 20, "{compared}");
     }
 }
