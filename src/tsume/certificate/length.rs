@@ -41,18 +41,7 @@ pub fn extract_length_with(
     let mut nomate_root = None;
     if len >= 3 {
         let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)?;
-        let off = cert.nodes.len();
-        nomate_root = Some(off + no.root);
-        for mut n in no.nodes {
-            n.body = match n.body {
-                Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
-                Body::CoveredBy(m) => Body::CoveredBy(m + off),
-            };
-            for w in &mut n.witnesses {
-                w.node += off;
-            }
-            cert.nodes.push(n);
-        }
+        nomate_root = Some(append(&mut cert, no));
     }
     cert.length = Some(Length {
         plies: u32::from(len),
@@ -60,6 +49,24 @@ pub fn extract_length_with(
         futile_uncounted: uncounted,
     });
     Ok(cert)
+}
+
+/// Appends the graph `other` to `cert`'s nodes (its ids, witnesses included, shifted
+/// past them): one id space for the two halves of a length certificate. Returns the id
+/// of `other`'s root.
+fn append(cert: &mut Certificate, other: Certificate) -> usize {
+    let off = cert.nodes.len();
+    for mut n in other.nodes {
+        n.body = match n.body {
+            Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
+            Body::CoveredBy(m) => Body::CoveredBy(m + off),
+        };
+        for w in &mut n.witnesses {
+            w.node += off;
+        }
+        cert.nodes.push(n);
+    }
+    off + other.root
 }
 
 /// [`extract_length_with`] under the limits of [`extract`](super::extract).
@@ -128,20 +135,10 @@ mod tests {
         assert_eq!(rb.no_mate_within, Some(11));
         let limits = super::super::graph::default_limits(&rb);
         let no = graph(&b, &root, Claim::Nomate, 11, true, limits).unwrap();
-        let off = cert.nodes.len();
-        for mut n in no.nodes {
-            n.body = match n.body {
-                Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
-                Body::CoveredBy(m) => Body::CoveredBy(m + off),
-            };
-            for w in &mut n.witnesses {
-                w.node += off;
-            }
-            cert.nodes.push(n);
-        }
+        let nomate_root = append(&mut cert, no);
         cert.length = Some(Length {
             plies: 13,
-            nomate_root: Some(off + no.root),
+            nomate_root: Some(nomate_root),
             futile_uncounted: true,
         });
         let mut out = Vec::new();
