@@ -460,6 +460,11 @@ impl<P: MatePosition> Solver<P> {
             let all = moves.clone();
             self.drop_futile(pos, &mut moves, depth, budget);
             pruned = moves.len() != all.len();
+            if moves.is_empty() && budget > 0 && st.exact {
+                // Mate here only thanks to the budget: any line from here is shorter than
+                // the budget, which an exact walk never shows (`walk`).
+                return Err(WalkFail::Dep(depth - 1));
+            }
             if moves.is_empty() && budget > 0 {
                 // Every reply is futile only thanks to the budget (the recapture mates in
                 // `budget` more plies): walk on from the least budget that still mates, so
@@ -537,19 +542,12 @@ impl<P: MatePosition> Solver<P> {
             if st.exact && bounds[i] != Some(budget - 1) {
                 continue;
             }
-            if st.exact && budget >= 3 && sole != Some(i) {
-                pos.play(m);
-                let out = self.mid(
-                    pos,
-                    ProofNumbers::NO_THRESHOLD,
-                    depth + 1,
-                    budget - 3,
-                    false,
-                );
-                pos.undo();
-                if !(out.pns.is_disproven() && out.dep != 0) {
-                    continue;
-                }
+            if st.exact
+                && budget >= 3
+                && sole != Some(i)
+                && !self.no_mate_after(pos, m, depth, budget - 3)
+            {
+                continue;
             }
             let b = bounds[i].unwrap_or(cb);
             pos.play(m);
@@ -631,19 +629,8 @@ impl<P: MatePosition> Solver<P> {
             if bounds[i] != Some(cb) {
                 continue;
             }
-            if sole != Some(i) {
-                pos.play(m);
-                let out = self.mid(
-                    pos,
-                    ProofNumbers::NO_THRESHOLD,
-                    depth + 1,
-                    budget - 3,
-                    false,
-                );
-                pos.undo();
-                if !(out.pns.is_disproven() && out.dep != 0) {
-                    continue;
-                }
+            if sole != Some(i) && !self.no_mate_after(pos, m, depth, budget - 3) {
+                continue;
             }
             if pos.interposes(m) && self.futile(pos, m, depth, budget).is_ok() {
                 continue;
@@ -669,6 +656,16 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         kept.map(Ok)
+    }
+
+    /// Whether the reply `m` at the AND node `pos` (path depth `depth`) leaves no mate
+    /// within `nb` plies (searched to the end): the exact walk's test that a reply needs
+    /// the whole remaining budget.
+    fn no_mate_after(&mut self, pos: &mut P, m: P::Move, depth: u16, nb: u16) -> bool {
+        pos.play(m);
+        let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, depth + 1, nb, false);
+        pos.undo();
+        out.pns.is_disproven() && out.dep != 0
     }
 
     /// `order` (indices into the replies `moves` of the AND node `pos`) with the replies
