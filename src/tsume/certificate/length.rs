@@ -37,10 +37,18 @@ pub fn extract_length_with(
         .ok()
         .filter(|&l| l < UNBOUNDED)
         .ok_or_else(|| stuck(root, "line too long"))?;
-    let mut cert = graph(solver, root, Claim::Mate, len, uncounted, limits)?;
+    let part = |claim: &'static str, b: u16| {
+        move |e| ExtractError::Part {
+            part: format!("{claim} graph within {b} plies"),
+            source: Box::new(e),
+        }
+    };
+    let mut cert = graph(solver, root, Claim::Mate, len, uncounted, limits)
+        .map_err(part("mate", len))?;
     let mut nomate_root = None;
     if len >= 3 {
-        let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)?;
+        let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)
+            .map_err(part("no-mate", len - 2))?;
         nomate_root = Some(append(&mut cert, no));
     }
     cert.length = Some(Length {

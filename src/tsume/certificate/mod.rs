@@ -136,6 +136,15 @@ pub enum ExtractError {
     /// A fallback solver could not get its memory.
     #[error("{0}")]
     Memory(String),
+    /// One half of a length certificate failed: which (`mate within L`, `no mate within
+    /// L − 2`) and why.
+    #[error("{part}: {source}")]
+    Part {
+        /// The half, e.g. "no-mate graph within 25 plies".
+        part: String,
+        /// Its failure.
+        source: Box<ExtractError>,
+    },
 }
 
 /// Limits of one extraction.
