@@ -43,8 +43,8 @@ pub fn extract_length_with(
             source: Box::new(e),
         }
     };
-    let mut cert = graph(solver, root, Claim::Mate, len, uncounted, limits)
-        .map_err(part("mate", len))?;
+    let mut cert =
+        graph(solver, root, Claim::Mate, len, uncounted, limits).map_err(part("mate", len))?;
     let mut nomate_root = None;
     if len >= 3 {
         let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)
@@ -86,13 +86,50 @@ pub fn extract_length(
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
-    // A bounded no-mate graph settles many defender nodes by small budgeted searches
-    // (the table keeps few budgeted disproofs): the node total, not the count, limits them.
-    let limits = ExtractLimits {
-        fallback_solves: 200_000,
-        ..default_limits(result)
-    };
-    extract_length_with(solver, root, result, limits)
+    extract_length_with(solver, root, result, length_limits(result))
+}
+
+/// Graph nodes of one half of a length certificate when memory allows
+/// ([`length_limits`]); the plain certificate's 2 000 000 otherwise.
+pub const LENGTH_MAX_NODES: usize = 3_000_000;
+
+/// Peak process memory per graph node while a length certificate is built, written
+/// and checked, rounded up: 図巧35 (2 164 522 nodes, 265 MB of JSON lines) peaked at
+/// 3.16 GB with the solver's 256 MiB table, about 1.3 KB a node.
+const BYTES_PER_NODE: u64 = 1536;
+
+/// The fallback node total of each half: this many times the solve's nodes, and at
+/// least [`LENGTH_MIN_FALLBACK_NODES`]. A bounded no-mate graph settles its defender
+/// nodes by budgeted searches the solver's table rarely answers (session 14: 18 of the
+/// 20 failures on 図巧/無双 1–100 at 2 M nodes ran out of the plain limit, the solve's
+/// own nodes).
+pub const LENGTH_FALLBACK_FACTOR: u64 = 4;
+
+/// See [`LENGTH_FALLBACK_FACTOR`].
+pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
+
+/// The limits of [`extract_length`]: those of [`extract`](super::extract) with
+/// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
+/// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
+/// [`BYTES_PER_NODE`] each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
+/// the solve's nodes (at least [`LENGTH_MIN_FALLBACK_NODES`]) and as many solves as
+/// that total allows (most bounded searches are a few hundred nodes: the total, not the
+/// count, limits them).
+pub fn length_limits(result: &SolveResult<Move>) -> ExtractLimits {
+    let d = default_limits(result);
+    let room = crate::resources::available_memory()
+        .map_or(LENGTH_MAX_NODES, |a| (a / BYTES_PER_NODE / 2) as usize);
+    let total = result
+        .stats
+        .nodes
+        .saturating_mul(LENGTH_FALLBACK_FACTOR)
+        .max(LENGTH_MIN_FALLBACK_NODES);
+    ExtractLimits {
+        max_nodes: room.clamp(d.max_nodes, LENGTH_MAX_NODES.max(d.max_nodes)),
+        fallback_total_nodes: total,
+        fallback_solves: usize::try_from(total).unwrap_or(usize::MAX),
+        ..d
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,10 @@ mod length;
 
 pub use graph::{extract, extract_with};
 pub use jsonl::write_jsonl;
-pub use length::{extract_length, extract_length_with};
+pub use length::{
+    extract_length, extract_length_with, length_limits, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES,
+    LENGTH_MIN_FALLBACK_NODES,
+};
 
 /// What a certificate proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
