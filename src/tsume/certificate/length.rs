@@ -17,7 +17,8 @@ use crate::tsume::{Outcome, SolveResult, Solver};
 /// one version-2 file (`specs/certificate.md`) when the solver counted every reply
 /// (`count_futile`), else version 3: budgets under the 無駄合 convention, with the
 /// witnesses of the interpositions left out or chosen. Each half gets `limits` of its
-/// own.
+/// own; a no-mate half that runs out of fallback nodes is tried once more, within the
+/// same limits, taking refutations as found ([`ExtractLimits::first_found`]).
 ///
 /// # Errors
 /// [`ExtractError::NotSolved`] unless `result` is such an answer; else as
@@ -47,8 +48,18 @@ pub fn extract_length_with(
         graph(solver, root, Claim::Mate, len, uncounted, limits).map_err(part("mate", len))?;
     let mut nomate_root = None;
     if len >= 3 {
-        let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)
-            .map_err(part("no-mate", len - 2))?;
+        let bounded = |limits| graph(solver, root, Claim::Nomate, len - 2, uncounted, limits);
+        // Cheapest refutations first; when that runs out of fallback nodes, the
+        // refutations as found (a second try within the same limits).
+        let no = match bounded(limits) {
+            Err(e @ ExtractError::Budget { .. }) if !limits.first_found => bounded(ExtractLimits {
+                first_found: true,
+                ..limits
+            })
+            .map_err(|_| e),
+            r => r,
+        }
+        .map_err(part("no-mate", len - 2))?;
         nomate_root = Some(append(&mut cert, no));
     }
     cert.length = Some(Length {

@@ -167,6 +167,11 @@ pub struct ExtractLimits {
     /// Most nodes of all fallback solves together; [`extract`] raises it to the root
     /// solve's own nodes, so that a failing extraction costs at most about one more solve.
     pub fallback_total_nodes: u64,
+    /// Bounded no-mate graph, at a defender node past its first search round: take each
+    /// refutation as soon as a search finds it, instead of searching every open reply
+    /// first and taking the cheapest refutation first (smaller graphs as a rule;
+    /// [`extract_length`] tries this order when the other ran out of fallback nodes).
+    pub first_found: bool,
 }
 
 impl Default for ExtractLimits {
@@ -178,6 +183,7 @@ impl Default for ExtractLimits {
             fallback_mib: 16,
             fallback_solves: 20_000,
             fallback_total_nodes: 1_000_000,
+            first_found: false,
         }
     }
 }
