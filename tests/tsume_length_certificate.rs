@@ -236,6 +236,29 @@ fn a_failing_half_is_named() {
 }
 
 #[test]
+fn refutations_taken_as_found_certify_too() {
+    // ExtractLimits::first_found (the second try of a no-mate half out of fallback
+    // nodes), forced here on 図巧18: another graph, checked as any other.
+    let pos = classic("zukou-018");
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(1_000_000),
+        memory_mib: 256,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(&pos);
+    let limits = ExtractLimits {
+        first_found: true,
+        ..length_limits(&r)
+    };
+    let cert = extract_length_with(&s, &pos, &r, limits).unwrap();
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
+    assert_eq!((checked.length, checked.futile_uncounted), (Some(23), true));
+}
+
+#[test]
 #[ignore = "図巧4 needs 7.2 M solver nodes to prove its 39 plies: about 30 s of CPU"]
 fn zukou_4_certifies_its_length() {
     // The futility budget rule matters here (specs/tsume.md: 31 plies without it).
