@@ -17,7 +17,7 @@ use crate::tsume::{MatePosition, Outcome};
 /// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes): a round stops at the budget where some reply is
 /// refuted, so a reply hard to decide costs little while an easy refutation exists
 /// (the assuming solver keeps its table, so a later round goes on where the last
-/// stopped). The rounds of 100 000 and 500 000 nodes (session 14) keep a reply that
+/// stopped). The rounds of 100 000 and 500 000 nodes (session 14, bounded graphs only) keep a reply that
 /// is hard to decide from costing the full fallback budget while a cheaper refutation
 /// needs a few hundred thousand: 無双84's length certificate fell from 244 296 nodes
 /// and 4.7 s of extraction to 97 224 nodes and 1.6 s.
@@ -124,6 +124,12 @@ impl Extractor<'_> {
             .chain(
                 NOMATE_REPLY_NODES
                     .iter()
+                    // (The plain graph keeps the three rounds it was measured with.)
+                    .take(if self.bounded {
+                        NOMATE_REPLY_NODES.len()
+                    } else {
+                        3
+                    })
                     .map(|&n| Some(self.limits.fallback_nodes.min(n))),
             )
             .chain(std::iter::once(Some(self.limits.fallback_nodes)))
