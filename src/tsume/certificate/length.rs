@@ -122,7 +122,7 @@ pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
 /// The limits of [`extract_length`]: those of [`extract`](super::extract) with
 /// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
 /// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
-/// [`BYTES_PER_NODE`] each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
+/// 1 536 bytes each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
 /// the solve's nodes (at least [`LENGTH_MIN_FALLBACK_NODES`]) and as many solves as
 /// that total allows (most bounded searches are a few hundred nodes: the total, not the
 /// count, limits them).
