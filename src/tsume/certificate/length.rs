@@ -41,7 +41,7 @@ pub fn extract_length_with(
     let part = |claim: &'static str, b: u16| {
         move |e| ExtractError::Part {
             part: format!("{claim} graph within {b} plies"),
-            source: Box::new(e),
+            failure: Box::new(e),
         }
     };
     let mut cert =

@@ -141,12 +141,12 @@ pub enum ExtractError {
     Memory(String),
     /// One half of a length certificate failed: which (`mate within L`, `no mate within
     /// L − 2`) and why.
-    #[error("{part}: {source}")]
+    #[error("{part}: {failure}")]
     Part {
         /// The half, e.g. "no-mate graph within 25 plies".
         part: String,
-        /// Its failure.
-        source: Box<ExtractError>,
+        /// Its failure (shown in this error's message, so not its `source`).
+        failure: Box<ExtractError>,
     },
 }
 
@@ -169,8 +169,8 @@ pub struct ExtractLimits {
     pub fallback_total_nodes: u64,
     /// Bounded no-mate graph, at a defender node past its first search round: take each
     /// refutation as soon as a search finds it, instead of searching every open reply
-    /// first and taking the cheapest refutation first (smaller graphs as a rule;
-    /// [`extract_length`] tries this order when the other ran out of fallback nodes).
+    /// first and taking the cheapest refutation first (which keeps graphs smaller as a
+    /// rule; [`extract_length`] tries this order when that one ran out of fallback nodes).
     pub first_found: bool,
 }
 

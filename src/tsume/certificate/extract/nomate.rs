@@ -17,10 +17,10 @@ use crate::tsume::{MatePosition, Outcome};
 /// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes): a round stops at the budget where some reply is
 /// refuted, so a reply hard to decide costs little while an easy refutation exists
 /// (the assuming solver keeps its table, so a later round goes on where the last
-/// stopped). The rounds of 100 000 and 500 000 nodes (session 14, bounded graphs only) keep a reply that
-/// is hard to decide from costing the full fallback budget while a cheaper refutation
-/// needs a few hundred thousand: 無双84's length certificate fell from 244 296 nodes
-/// and 4.7 s of extraction to 97 224 nodes and 1.6 s.
+/// stopped). The rounds of 100 000 and 500 000 nodes (session 14, bounded graphs
+/// only) keep a reply that is hard to decide from costing the full fallback budget
+/// while a cheaper refutation needs a few hundred thousand: 無双84's length
+/// certificate fell from 244 296 nodes and 4.7 s of extraction to 97 224 and 1.6 s.
 const NOMATE_REPLY_NODES: [u64; 5] = [256, 4096, SMALL_SOLVE_NODES, 100_000, 500_000];
 
 impl Extractor<'_> {
