@@ -7,7 +7,10 @@
 use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
 use shogi_lab::rules::Position;
-use shogi_lab::tsume::certificate::{extract_length, write_jsonl};
+use shogi_lab::tsume::certificate::{
+    extract_length, extract_length_with, length_limits, write_jsonl, ExtractError, ExtractLimits,
+    LENGTH_MAX_NODES, LENGTH_MIN_FALLBACK_NODES,
+};
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{load_problem, naive, DefenderHand, Outcome, Solver, SolverOptions};
 use std::process::Command;
@@ -178,6 +181,81 @@ fn a_quick_classic_with_interpositions_certifies_its_length() {
     assert_eq!(len, 23);
     assert!(text.contains("\"futile\""), "no futility witness");
     assert!(text.contains("\"nonfutile\""), "no non-futility witness");
+}
+
+#[test]
+fn musou_27_certifies_its_length_with_kept_fallback_tables() {
+    // Session 14: refused before ("fallback solves used more than 1000000 nodes"); the
+    // budgeted searches now keep their tables across the nodes taken back.
+    let (text, len) = length_certificate(&classic("musou-027"), 2_000_000);
+    assert_eq!(len, 27);
+    assert!(text.contains("\"nonfutile\""));
+}
+
+#[test]
+fn a_failing_half_is_named() {
+    let pos = classic("zukou-018");
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(1_000_000),
+        memory_mib: 256,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(&pos);
+    assert_eq!((r.line.len(), r.shortest), (23, Some(true)));
+    let limits = length_limits(&r);
+    assert!(limits.fallback_total_nodes >= LENGTH_MIN_FALLBACK_NODES);
+    assert!(limits.max_nodes <= LENGTH_MAX_NODES);
+    // Too few graph nodes for the mate half.
+    let tiny = ExtractLimits {
+        max_nodes: 10,
+        ..limits
+    };
+    let e = extract_length_with(&s, &pos, &r, tiny).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "mate graph within 23 plies: certificate larger than 10 nodes"
+    );
+    // The mate half's size, then one node short of the no-mate half's.
+    let cert = extract_length_with(&s, &pos, &r, limits).unwrap();
+    let nomate_root = cert.length.and_then(|l| l.nomate_root).unwrap();
+    let short = ExtractLimits {
+        max_nodes: cert.nodes.len() - nomate_root - 1,
+        ..limits
+    };
+    assert!(
+        short.max_nodes >= nomate_root,
+        "the mate half is the larger"
+    );
+    let e = extract_length_with(&s, &pos, &r, short).unwrap_err();
+    assert!(
+        e.to_string().starts_with("no-mate graph within 21 plies: "),
+        "{e}"
+    );
+    assert!(matches!(e, ExtractError::Part { .. }), "{e:?}");
+}
+
+#[test]
+fn refutations_taken_as_found_certify_too() {
+    // ExtractLimits::first_found (the second try of a no-mate half out of fallback
+    // nodes), forced here on 図巧18: another graph, checked as any other.
+    let pos = classic("zukou-018");
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(1_000_000),
+        memory_mib: 256,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(&pos);
+    let limits = ExtractLimits {
+        first_found: true,
+        ..length_limits(&r)
+    };
+    let cert = extract_length_with(&s, &pos, &r, limits).unwrap();
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
+    assert_eq!((checked.length, checked.futile_uncounted), (Some(23), true));
 }
 
 #[test]

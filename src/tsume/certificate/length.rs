@@ -17,7 +17,8 @@ use crate::tsume::{Outcome, SolveResult, Solver};
 /// one version-2 file (`specs/certificate.md`) when the solver counted every reply
 /// (`count_futile`), else version 3: budgets under the 無駄合 convention, with the
 /// witnesses of the interpositions left out or chosen. Each half gets `limits` of its
-/// own.
+/// own; a no-mate half that runs out of fallback nodes is tried once more, within the
+/// same limits, taking refutations as found ([`ExtractLimits::first_found`]).
 ///
 /// # Errors
 /// [`ExtractError::NotSolved`] unless `result` is such an answer; else as
@@ -37,10 +38,28 @@ pub fn extract_length_with(
         .ok()
         .filter(|&l| l < UNBOUNDED)
         .ok_or_else(|| stuck(root, "line too long"))?;
-    let mut cert = graph(solver, root, Claim::Mate, len, uncounted, limits)?;
+    let part = |claim: &'static str, b: u16| {
+        move |e| ExtractError::Part {
+            part: format!("{claim} graph within {b} plies"),
+            failure: Box::new(e),
+        }
+    };
+    let mut cert =
+        graph(solver, root, Claim::Mate, len, uncounted, limits).map_err(part("mate", len))?;
     let mut nomate_root = None;
     if len >= 3 {
-        let no = graph(solver, root, Claim::Nomate, len - 2, uncounted, limits)?;
+        let bounded = |limits| graph(solver, root, Claim::Nomate, len - 2, uncounted, limits);
+        // Cheapest refutations first; when that runs out of fallback nodes, the
+        // refutations as found (a second try within the same limits).
+        let no = match bounded(limits) {
+            Err(e @ ExtractError::Budget { .. }) if !limits.first_found => bounded(ExtractLimits {
+                first_found: true,
+                ..limits
+            })
+            .map_err(|_| e),
+            r => r,
+        }
+        .map_err(part("no-mate", len - 2))?;
         nomate_root = Some(append(&mut cert, no));
     }
     cert.length = Some(Length {
@@ -78,13 +97,50 @@ pub fn extract_length(
     root: &Position,
     result: &SolveResult<Move>,
 ) -> Result<Certificate, ExtractError> {
-    // A bounded no-mate graph settles many defender nodes by small budgeted searches
-    // (the table keeps few budgeted disproofs): the node total, not the count, limits them.
-    let limits = ExtractLimits {
-        fallback_solves: 200_000,
-        ..default_limits(result)
-    };
-    extract_length_with(solver, root, result, limits)
+    extract_length_with(solver, root, result, length_limits(result))
+}
+
+/// Graph nodes of one half of a length certificate when memory allows
+/// ([`length_limits`]); the plain certificate's 2 000 000 otherwise.
+pub const LENGTH_MAX_NODES: usize = 3_000_000;
+
+/// Peak process memory per graph node while a length certificate is built, written
+/// and checked, rounded up: 図巧35 (2 164 522 nodes, 265 MB of JSON lines) peaked at
+/// 3.16 GB with the solver's 256 MiB table, about 1.3 KB a node.
+const BYTES_PER_NODE: u64 = 1536;
+
+/// The fallback node total of each half: this many times the solve's nodes, and at
+/// least [`LENGTH_MIN_FALLBACK_NODES`]. A bounded no-mate graph settles its defender
+/// nodes by budgeted searches the solver's table rarely answers (session 14: 18 of the
+/// 20 failures on 図巧/無双 1–100 at 2 M nodes ran out of the plain limit, the solve's
+/// own nodes).
+pub const LENGTH_FALLBACK_FACTOR: u64 = 4;
+
+/// See [`LENGTH_FALLBACK_FACTOR`].
+pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
+
+/// The limits of [`extract_length`]: those of [`extract`](super::extract) with
+/// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
+/// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
+/// 1 536 bytes each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
+/// the solve's nodes (at least [`LENGTH_MIN_FALLBACK_NODES`]) and as many solves as
+/// that total allows (most bounded searches are a few hundred nodes: the total, not the
+/// count, limits them).
+pub fn length_limits(result: &SolveResult<Move>) -> ExtractLimits {
+    let d = default_limits(result);
+    let room = crate::resources::available_memory()
+        .map_or(LENGTH_MAX_NODES, |a| (a / BYTES_PER_NODE / 2) as usize);
+    let total = result
+        .stats
+        .nodes
+        .saturating_mul(LENGTH_FALLBACK_FACTOR)
+        .max(LENGTH_MIN_FALLBACK_NODES);
+    ExtractLimits {
+        max_nodes: room.clamp(d.max_nodes, LENGTH_MAX_NODES.max(d.max_nodes)),
+        fallback_total_nodes: total,
+        fallback_solves: usize::try_from(total).unwrap_or(usize::MAX),
+        ..d
+    }
 }
 
 #[cfg(test)]

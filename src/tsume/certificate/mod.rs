@@ -27,7 +27,10 @@ mod length;
 
 pub use graph::{extract, extract_with};
 pub use jsonl::write_jsonl;
-pub use length::{extract_length, extract_length_with};
+pub use length::{
+    extract_length, extract_length_with, length_limits, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES,
+    LENGTH_MIN_FALLBACK_NODES,
+};
 
 /// What a certificate proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -136,6 +139,15 @@ pub enum ExtractError {
     /// A fallback solver could not get its memory.
     #[error("{0}")]
     Memory(String),
+    /// One half of a length certificate failed: which (`mate within L`, `no mate within
+    /// L − 2`) and why.
+    #[error("{part}: {failure}")]
+    Part {
+        /// The half, e.g. "no-mate graph within 25 plies".
+        part: String,
+        /// Its failure (shown in this error's message, so not its `source`).
+        failure: Box<ExtractError>,
+    },
 }
 
 /// Limits of one extraction.
@@ -155,6 +167,11 @@ pub struct ExtractLimits {
     /// Most nodes of all fallback solves together; [`extract`] raises it to the root
     /// solve's own nodes, so that a failing extraction costs at most about one more solve.
     pub fallback_total_nodes: u64,
+    /// Bounded no-mate graph, at a defender node past its first search round: take each
+    /// refutation as soon as a search finds it, instead of searching every open reply
+    /// first and taking the cheapest refutation first (which keeps graphs smaller as a
+    /// rule; [`extract_length`] tries this order when that one ran out of fallback nodes).
+    pub first_found: bool,
 }
 
 impl Default for ExtractLimits {
@@ -166,6 +183,7 @@ impl Default for ExtractLimits {
             fallback_mib: 16,
             fallback_solves: 20_000,
             fallback_total_nodes: 1_000_000,
+            first_found: false,
         }
     }
 }

@@ -30,9 +30,10 @@ const ASSUMING_SMALL_NODES: u64 = 1024;
 const ASSUMING_SMALL_MAX_NODES: u64 = 8192;
 
 impl Extractor<'_> {
-    /// Solves `pos` (attacker to move) afresh on the fallback solver, replacing its
-    /// table. Every table's solved entries hold wherever they are reached (disproofs
-    /// that lean on a path are never stored), so they stay valid hints.
+    /// Solves `pos` (attacker to move) afresh on the fallback solver: a plain solve
+    /// replaces its table, a budgeted one keeps it. Every table's solved entries hold
+    /// wherever they are reached (disproofs that lean on a path are never stored), so
+    /// they stay valid hints.
     /// Under a budget `b` (bounded extraction) the solve proves mate within `b` plies,
     /// every reply counted (or none of the futile interpositions, `uncounted`).
     pub(super) fn fresh(&mut self, pos: &Position, b: u16) -> Result<Outcome, ExtractError> {
@@ -66,7 +67,9 @@ impl Extractor<'_> {
                             let r = s.solve(pos);
                             (r.outcome, r.stats.nodes)
                         } else {
-                            s.solve_assuming(pos, &[], nodes, false, b)
+                            // A budgeted solve's entries hold for any root: the
+                            // table is kept, so later solves start from them.
+                            s.solve_assuming(pos, &[], nodes, true, b)
                         }
                     });
             self.fresh_nodes += nodes;
@@ -134,17 +137,21 @@ impl Extractor<'_> {
             self.assuming = Some(s);
         }
         let att = self.attacker;
-        let from = self.assumed.unwrap_or(0);
-        let assumed: Vec<(u64, Hand, u16)> = self.created[from..]
-            .iter()
-            .zip(&self.budgets[from..])
-            .map(|((id, hands), &b)| (id.0 | id.1 as u64, hands[att.index()], b))
-            .collect();
+        // Under a budget every disproof is finite (no repetition needs the graph), and
+        // a large graph's assumed entries would fill the table: none are passed (and
+        // the nodes taken back since the last search may leave `assumed` past the end).
+        let from = self.assumed.unwrap_or(0).min(self.created.len());
+        let assumed: Vec<(u64, Hand, u16)> = if self.bounded {
+            Vec::new()
+        } else {
+            self.created[from..]
+                .iter()
+                .zip(&self.budgets[from..])
+                .map(|((id, hands), &b)| (id.0 | id.1 as u64, hands[att.index()], b))
+                .collect()
+        };
         let keep = self.assumed.is_some();
         self.assumed = Some(self.created.len());
-        // Under a budget every disproof is finite (no repetition needs the graph), and
-        // a large graph's assumed entries would fill the table: none are passed.
-        let assumed = if self.bounded { Vec::new() } else { assumed };
         let left = self.limits.fallback_total_nodes - self.fresh_nodes;
         let (outcome, used) = match self.assuming.as_mut() {
             Some(s) => s.solve_assuming(pos, &assumed, nodes.min(left), keep, budget),

@@ -104,7 +104,9 @@ impl Extractor<'_> {
 
     /// Forgets every node created since `snap` (a nomate choice that failed).
     fn rollback(&mut self, snap: usize) {
-        if self.assumed.is_some_and(|a| a > snap) {
+        // Under a budget no assumption is passed (every entry of the assuming solver's
+        // table is its own search's), so its table outlives the nodes taken back.
+        if !self.bounded && self.assumed.is_some_and(|a| a > snap) {
             self.assumed = None;
         }
         for (id, _) in self.created.drain(snap..) {
