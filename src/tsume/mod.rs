@@ -88,6 +88,15 @@ pub trait MatePosition: Clone {
         }
         n + squares.count_ones()
     }
+    /// Whether the side to move, in check, has a legal reply that does not interpose
+    /// ([`MatePosition::interposes`]): out of plies, such a reply refutes the attacker
+    /// whatever the hands, while an interposition may be 無駄合. The default generates the
+    /// replies; an implementation may test without generating.
+    fn has_reply_besides_interposition(&self) -> bool {
+        let mut moves = Vec::new();
+        self.evasions(&mut moves);
+        moves.iter().any(|&m| !self.interposes(m))
+    }
     /// For a drop, the index of its destination square (interpositions are expanded lazily per square).
     fn drop_square(m: Self::Move) -> Option<u8>;
     /// For a legal move about to be played: the hand kind it drops and the hand kind it

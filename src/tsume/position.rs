@@ -47,6 +47,10 @@ impl MatePosition for Position {
         self.count_replies()
     }
     #[inline]
+    fn has_reply_besides_interposition(&self) -> bool {
+        Position::has_reply_besides_interposition(self)
+    }
+    #[inline]
     fn drop_square(m: Move) -> Option<u8> {
         match m {
             Move::Drop { to, .. } => Some(to.index() as u8),
@@ -443,6 +447,52 @@ mod twin_tests {
             checked > 2_000 && with_drops > 500,
             "{checked} {with_drops}"
         );
+    }
+
+    /// The out-of-plies refutation test against the generated replies (and the naive
+    /// generator's on the first problems): some legal reply is no interposition.
+    #[test]
+    fn reply_besides_interposition_matches_generated_replies() {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut yes, mut no) = (0u32, 0u32);
+        for (i, p) in super::super::problems::read_problems(text)
+            .iter()
+            .enumerate()
+            .take(80)
+        {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..16 {
+                let mut checks = Vec::new();
+                pos.checks(&mut checks);
+                for &m in &checks {
+                    pos.play_unchecked(m);
+                    let all = pos.legal_moves();
+                    let want = all.iter().any(|&r| !MatePosition::interposes(&pos, r));
+                    let got = MatePosition::has_reply_besides_interposition(&pos);
+                    assert_eq!(got, want, "{}", crate::notation::sfen::write_sfen(&pos));
+                    if i < 4 {
+                        let naive = pos.legal_moves_naive();
+                        assert_eq!(
+                            got,
+                            naive.iter().any(|&r| !MatePosition::interposes(&pos, r))
+                        );
+                    }
+                    if got {
+                        yes += 1;
+                    } else {
+                        no += 1;
+                    }
+                    pos.undo();
+                }
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+        assert!(yes > 1_000 && no > 50, "{yes} {no}");
     }
 
     /// The solver's check and evasion lists against the naive twin: every legal

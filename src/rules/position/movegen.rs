@@ -310,6 +310,25 @@ impl Position {
         n + squares.count()
     }
 
+    /// Whether the side to move, in check, has a legal reply that is no interposition: a
+    /// king move or a capture of the (single) checker. The tsume solver's test of a
+    /// defender out of plies (an interposition may be 無駄合, any other reply refutes);
+    /// from the same masks as [`Position::generate`], tested against it.
+    pub fn has_reply_besides_interposition(&self) -> bool {
+        let f = self.frame();
+        if !f.king_moves.is_empty() {
+            return true;
+        }
+        if f.only_king || self.checkers.is_empty() {
+            return false;
+        }
+        let captures = Frame {
+            targets: self.checkers,
+            ..f
+        };
+        self.count_board_moves(&captures) > 0
+    }
+
     /// The legal board moves (king moves included) of the frame `f`, counted.
     #[inline]
     fn count_board_moves(&self, f: &Frame) -> u32 {

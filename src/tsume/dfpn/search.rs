@@ -434,7 +434,6 @@ impl<P: MatePosition> Solver<P> {
         let mut children = self.pool.children.pop().unwrap_or_default();
         children.clear();
         children.reserve(moves.len());
-        let mut scratch = Vec::new();
         let mut early: Option<NodeOut> = None;
         // The children's keys, computed once (without playing them).
         let mut keys = self.pool.keys.pop().unwrap_or_default();
@@ -448,7 +447,7 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         for (&m, &k) in moves.iter().zip(&keys) {
-            let c = self.child(pos, m, k, or, depth, child_budget, lazy, &mut scratch);
+            let c = self.child(pos, m, k, or, depth, child_budget, lazy);
             if or && c.pns.is_proven() {
                 early = Some(NodeOut {
                     pns: ProofNumbers::PROVEN,
@@ -666,7 +665,6 @@ impl<P: MatePosition> Solver<P> {
         depth: u16,
         child_budget: u16,
         lazy: bool,
-        scratch: &mut Vec<P::Move>,
     ) -> Child<P::Move> {
         // At AND nodes only the dropped kind is used (disproof pieces).
         let delta = pos.hand_delta(m);
@@ -750,6 +748,40 @@ impl<P: MatePosition> Solver<P> {
             };
             let replies = match memo {
                 Some(n) => n,
+                None if child_budget == 0 => {
+                    // Out of plies after the check: mated, refuted by a reply that is no
+                    // interposition (whatever the hands, as `moves_of` would find), or
+                    // left with interpositions only (their futility is searched).
+                    pos.play(m);
+                    let n = if pos.has_reply_besides_interposition() {
+                        c.pns = ProofNumbers::DISPROVEN;
+                        c.fixed = true;
+                        c.ph = if DISPROOF_PIECES {
+                            any_hand(chand, pos.hand_of(!self.attacker))
+                        } else {
+                            chand
+                        };
+                        1
+                    } else {
+                        let n = pos.reply_count();
+                        self.table.set_count(cpk, Count::Replies, n);
+                        if n == 0 {
+                            let ph = and_proof_hand(
+                                Hand::EMPTY,
+                                chand,
+                                pos.hand_of(!self.attacker),
+                                pos.interposable(),
+                            );
+                            self.table
+                                .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
+                            c.pns = ProofNumbers::PROVEN;
+                            c.ph = ph;
+                        }
+                        n
+                    };
+                    pos.undo();
+                    n
+                }
                 None => {
                     pos.play(m);
                     let n = pos.reply_count();
@@ -765,21 +797,6 @@ impl<P: MatePosition> Solver<P> {
                             .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
                         c.pns = ProofNumbers::PROVEN;
                         c.ph = ph;
-                    } else if child_budget == 0 {
-                        scratch.clear();
-                        pos.evasions(scratch);
-                        if scratch.iter().any(|&e| !pos.interposes(e)) {
-                            // Out of plies with a reply that is no interposition (no 無駄合
-                            // test can remove it): refuted whatever the hands, as
-                            // `moves_of` would find.
-                            c.pns = ProofNumbers::DISPROVEN;
-                            c.fixed = true;
-                            c.ph = if DISPROOF_PIECES {
-                                any_hand(chand, pos.hand_of(!self.attacker))
-                            } else {
-                                chand
-                            };
-                        }
                     }
                     pos.undo();
                     n
@@ -911,19 +928,9 @@ mod tests {
         let richer = chand.add(PieceKind::Pawn);
         s.table
             .store(ckey, richer, ProofNumbers { pn: 1000, dn: 7 }, 0, 9, 50);
-        let mut scratch = Vec::new();
         let mut first = |s: &mut Solver<Position>, pos: &mut Position| {
-            s.child(
-                pos,
-                m,
-                (ckey, cpk, chand),
-                true,
-                1,
-                UNBOUNDED,
-                false,
-                &mut scratch,
-            )
-            .pns
+            s.child(pos, m, (ckey, cpk, chand), true, 1, UNBOUNDED, false)
+                .pns
         };
         assert!(first(&mut s, &mut pos).pn >= 1000);
         // Another position with the child's board (other hands) on the path.
