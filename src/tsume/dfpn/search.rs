@@ -928,7 +928,7 @@ mod tests {
         let richer = chand.add(PieceKind::Pawn);
         s.table
             .store(ckey, richer, ProofNumbers { pn: 1000, dn: 7 }, 0, 9, 50);
-        let mut first = |s: &mut Solver<Position>, pos: &mut Position| {
+        let first = |s: &mut Solver<Position>, pos: &mut Position| {
             s.child(pos, m, (ckey, cpk, chand), true, 1, UNBOUNDED, false)
                 .pns
         };
