@@ -748,12 +748,13 @@ impl<P: MatePosition> Solver<P> {
             };
             let replies = match memo {
                 Some(n) => n,
-                None if child_budget == 0 => {
-                    // Out of plies after the check: mated, refuted by a reply that is no
-                    // interposition (whatever the hands, as `moves_of` would find), or
-                    // left with interpositions only (their futility is searched).
+                None => {
                     pos.play(m);
-                    let n = if pos.has_reply_besides_interposition() {
+                    let n = if child_budget == 0 && pos.has_reply_besides_interposition() {
+                        // Out of plies after the check with a reply that is no interposition
+                        // (no 無駄合 test can remove it): refuted whatever the hands, as
+                        // `moves_of` would find, without counting the replies (the count
+                        // below is then unused).
                         c.pns = ProofNumbers::DISPROVEN;
                         c.fixed = true;
                         c.ph = if DISPROOF_PIECES {
@@ -779,25 +780,6 @@ impl<P: MatePosition> Solver<P> {
                         }
                         n
                     };
-                    pos.undo();
-                    n
-                }
-                None => {
-                    pos.play(m);
-                    let n = pos.reply_count();
-                    self.table.set_count(cpk, Count::Replies, n);
-                    if n == 0 {
-                        let ph = and_proof_hand(
-                            Hand::EMPTY,
-                            chand,
-                            pos.hand_of(!self.attacker),
-                            pos.interposable(),
-                        );
-                        self.table
-                            .store(ckey, ph, ProofNumbers::PROVEN, 0, depth + 1, 1);
-                        c.pns = ProofNumbers::PROVEN;
-                        c.ph = ph;
-                    }
                     pos.undo();
                     n
                 }
