@@ -101,7 +101,7 @@ fn quick_classics_are_certified() {
 }
 
 #[test]
-#[ignore = "40 classics at up to 1 M nodes each: about 30 s of CPU"]
+#[ignore = "40 classics at up to 1 M nodes each: about 30 s of CPU; deep tier, run by .ci/run with --ignored"]
 fn forty_classics_are_certified() {
     let mut certified = 0;
     for p in read_problems(CLASSICS)
@@ -415,7 +415,7 @@ const HARD_NOMATES: [(&str, &str, DefenderHand); 2] = [
 ];
 
 #[test]
-#[ignore = "two nomates of 1-4 M solver nodes and 0.1-0.2 M certificate nodes: about 30 s of CPU"]
+#[ignore = "two nomates of 1-4 M solver nodes and 0.1-0.2 M certificate nodes: about 30 s of CPU; deep tier, run by .ci/run with --ignored"]
 fn hard_path_dependent_nomates_are_certified() {
     for (id, sfen, mode) in HARD_NOMATES {
         let pos = load_problem(sfen, mode).unwrap();
@@ -628,7 +628,7 @@ fn a_quick_classic_certifies_its_length() {
 }
 
 #[test]
-#[ignore = "three classics, about 15 s of CPU"]
+#[ignore = "three classics, about 15 s of CPU; deep tier, run by .ci/run with --ignored"]
 fn more_classics_certify_their_length() {
     for (id, len) in [("zukou-016", 23), ("zukou-030", 17), ("musou-018", 27)] {
         // Up to 1.1 M solver nodes to prove the length (paper/results/certificates.md).

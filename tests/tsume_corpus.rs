@@ -30,6 +30,22 @@ fn flip(pos: &Position) -> Position {
     Position::from_setup(t, Rules::TSUME).unwrap()
 }
 
+/// A classic of `specs/tsume/classics.sfen` by id, the defender holding the remaining pieces.
+fn classic(id: &str) -> Position {
+    let all = read_problems(CLASSICS);
+    let p = all.iter().find(|p| p.id == id).unwrap();
+    load_problem(&p.sfen, DefenderHand::Remaining).unwrap()
+}
+
+/// The default options (the solution) with a node limit and a 64 MiB table.
+fn within(nodes: u64) -> SolverOptions {
+    SolverOptions {
+        nodes: Some(nodes),
+        memory_mib: 64,
+        ..SolverOptions::default()
+    }
+}
+
 fn opts() -> SolverOptions {
     SolverOptions {
         nodes: Some(3_000_000),
@@ -161,10 +177,8 @@ fn long_classics_get_their_proven_shortest_length_by_default() {
 /// first reply in generation order gave these lines with 1, 2 and 2 pieces left over.
 #[test]
 fn solutions_leave_the_attacker_no_piece_when_the_defender_can() {
-    let all = read_problems(CLASSICS);
     for (id, plies) in [("zukou-005", 21), ("zukou-034", 17), ("zukou-068", 27)] {
-        let p = all.iter().find(|p| p.id == id).unwrap();
-        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let pos = classic(id);
         for q in [pos.clone(), flip(&pos)] {
             let r = solve(
                 &q,
@@ -263,14 +277,7 @@ fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
     )
     .unwrap();
     assert_eq!(naive::mate_length(&after, 3), None);
-    let r = solve(
-        &after,
-        &SolverOptions {
-            nodes: Some(2_000_000),
-            memory_mib: 64,
-            ..SolverOptions::default()
-        },
-    );
+    let r = solve(&after, &within(2_000_000));
     assert_eq!(r.outcome, Outcome::Mate);
     assert!(r.line.len() > 3, "{}", r.line_usi());
     if r.shortest != Some(true) {
@@ -288,18 +295,9 @@ fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
 /// (none within 13) and answered with a 21-ply line that shows the interpositions.
 #[test]
 fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
-    let all = read_problems(CLASSICS);
     for (id, plies, low) in [("musou-043", 53, 51), ("musou-047", 21, 13)] {
-        let p = all.iter().find(|p| p.id == id).unwrap();
-        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
-        let r = solve(
-            &pos,
-            &SolverOptions {
-                nodes: Some(3_000_000),
-                memory_mib: 64,
-                ..SolverOptions::default()
-            },
-        );
+        let pos = classic(id);
+        let r = solve(&pos, &within(3_000_000));
         assert_eq!(r.outcome, Outcome::Mate, "{id}");
         assert_eq!(r.shortest, Some(false), "{id}");
         assert_eq!((r.line.len(), r.no_mate_within), (plies, Some(low)), "{id}");
@@ -315,16 +313,12 @@ fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "about 15 s in release; run with --release")]
 fn zukou_100_gets_a_verified_line() {
-    let all = read_problems(CLASSICS);
-    let p = all.iter().find(|p| p.id == "zukou-100").unwrap();
-    let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+    let pos = classic("zukou-100");
     let r = solve(
         &pos,
         &SolverOptions {
-            nodes: Some(3_000_000),
-            memory_mib: 64,
             shortest: false,
-            ..SolverOptions::default()
+            ..within(3_000_000)
         },
     );
     assert_eq!(r.outcome, Outcome::Mate);
@@ -338,17 +332,8 @@ fn zukou_100_gets_a_verified_line() {
 #[test]
 #[ignore = "deep tier: about 8 CPU s; run by .ci/run with --ignored"]
 fn zukou_100_cut_short_rules_out_lengths_without_overflowing_hands() {
-    let all = read_problems(CLASSICS);
-    let p = all.iter().find(|p| p.id == "zukou-100").unwrap();
-    let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
-    let r = solve(
-        &pos,
-        &SolverOptions {
-            nodes: Some(5_000_000),
-            memory_mib: 64,
-            ..SolverOptions::default()
-        },
-    );
+    let pos = classic("zukou-100");
+    let r = solve(&pos, &within(5_000_000));
     assert_eq!(r.outcome, Outcome::Mate);
     checker::verify_mate_line(&pos, &r.line).unwrap();
     assert_eq!(r.shortest, Some(false));

@@ -6,13 +6,15 @@
 
 use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
-use shogi_lab::rules::Position;
+use shogi_lab::rules::{Move, Position};
 use shogi_lab::tsume::certificate::{
     extract_length, extract_length_with, length_limits, write_jsonl, ExtractError, ExtractLimits,
     LENGTH_MAX_NODES, LENGTH_MIN_FALLBACK_NODES,
 };
 use shogi_lab::tsume::problems::read_problems;
-use shogi_lab::tsume::{load_problem, naive, DefenderHand, Outcome, Solver, SolverOptions};
+use shogi_lab::tsume::{
+    load_problem, naive, DefenderHand, Outcome, SolveResult, Solver, SolverOptions,
+};
 use std::process::Command;
 
 const CASES: &str = include_str!("../specs/tsume/cases.sfen");
@@ -192,8 +194,9 @@ fn musou_27_certifies_its_length_with_kept_fallback_tables() {
     assert!(text.contains("\"nonfutile\""));
 }
 
-#[test]
-fn a_failing_half_is_named() {
+/// 図巧18 solved by default (23 plies, proven shortest), with the solver whose table the
+/// extraction reads.
+fn solved_zukou_18() -> (Solver<Position>, Position, SolveResult<Move>) {
     let pos = classic("zukou-018");
     let mut s = Solver::try_new(SolverOptions {
         nodes: Some(1_000_000),
@@ -202,6 +205,12 @@ fn a_failing_half_is_named() {
     })
     .unwrap();
     let r = s.solve(&pos);
+    (s, pos, r)
+}
+
+#[test]
+fn a_failing_half_is_named() {
+    let (s, pos, r) = solved_zukou_18();
     assert_eq!((r.line.len(), r.shortest), (23, Some(true)));
     let limits = length_limits(&r);
     assert!(limits.fallback_total_nodes >= LENGTH_MIN_FALLBACK_NODES);
@@ -239,14 +248,7 @@ fn a_failing_half_is_named() {
 fn refutations_taken_as_found_certify_too() {
     // ExtractLimits::first_found (the second try of a no-mate half out of fallback
     // nodes), forced here on 図巧18: another graph, checked as any other.
-    let pos = classic("zukou-018");
-    let mut s = Solver::try_new(SolverOptions {
-        nodes: Some(1_000_000),
-        memory_mib: 256,
-        ..SolverOptions::default()
-    })
-    .unwrap();
-    let r = s.solve(&pos);
+    let (s, pos, r) = solved_zukou_18();
     let limits = ExtractLimits {
         first_found: true,
         ..length_limits(&r)
@@ -259,7 +261,7 @@ fn refutations_taken_as_found_certify_too() {
 }
 
 #[test]
-#[ignore = "図巧4 needs 7.2 M solver nodes to prove its 39 plies: about 30 s of CPU"]
+#[ignore = "deep tier: 図巧4 needs 7.2 M solver nodes to prove its 39 plies, about 30 s of CPU; run by .ci/run with --ignored"]
 fn zukou_4_certifies_its_length() {
     // The futility budget rule matters here (specs/tsume.md: 31 plies without it).
     let (text, len) = length_certificate(&classic("zukou-004"), 10_000_000);

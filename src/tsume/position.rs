@@ -392,13 +392,39 @@ mod twin_tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    /// Calls `f` on every position after a check along random walks (16 plies, seeded by
+    /// `seed`) from the first 80 classics, with the classic's index.
+    fn after_each_check(seed: u64, mut f: impl FnMut(&Position, usize)) {
+        let text = include_str!("../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for (i, p) in super::super::problems::read_problems(text)
+            .iter()
+            .enumerate()
+            .take(80)
+        {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for _ in 0..16 {
+                let mut checks = Vec::new();
+                pos.checks(&mut checks);
+                for &m in &checks {
+                    pos.play_unchecked(m);
+                    f(&pos, i);
+                    pos.undo();
+                }
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
+
     /// `reply_count` (counted from the generator's masks) against counting the generated
     /// moves (drops once per square), in every position after a check along random
     /// walks from the classics; and against the naive generator for the first of them.
     #[test]
     fn reply_count_matches_generated_replies() {
-        let text = include_str!("../../specs/tsume/classics.sfen");
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let count = |moves: &[Move]| {
             let mut squares = 0u128;
             let mut n = 0u32;
@@ -411,38 +437,20 @@ mod twin_tests {
             n + squares.count_ones()
         };
         let (mut checked, mut with_drops) = (0u32, 0u32);
-        for (i, p) in super::super::problems::read_problems(text)
-            .iter()
-            .enumerate()
-            .take(80)
-        {
-            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
-            for _ in 0..16 {
-                let mut checks = Vec::new();
-                pos.checks(&mut checks);
-                for &m in &checks {
-                    pos.play_unchecked(m);
-                    let all = pos.legal_moves();
-                    assert_eq!(
-                        pos.reply_count(),
-                        count(&all),
-                        "{}",
-                        crate::notation::sfen::write_sfen(&pos)
-                    );
-                    if i < 4 {
-                        assert_eq!(pos.reply_count(), count(&pos.legal_moves_naive()));
-                    }
-                    checked += 1;
-                    with_drops += all.iter().any(|m| m.is_drop()) as u32;
-                    pos.undo();
-                }
-                let all = pos.legal_moves();
-                if all.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+        after_each_check(7, |pos, i| {
+            let all = pos.legal_moves();
+            assert_eq!(
+                pos.reply_count(),
+                count(&all),
+                "{}",
+                crate::notation::sfen::write_sfen(pos)
+            );
+            if i < 4 {
+                assert_eq!(pos.reply_count(), count(&pos.legal_moves_naive()));
             }
-        }
+            checked += 1;
+            with_drops += all.iter().any(|m| m.is_drop()) as u32;
+        });
         assert!(
             checked > 2_000 && with_drops > 500,
             "{checked} {with_drops}"
@@ -453,45 +461,21 @@ mod twin_tests {
     /// generator's on the first problems): some legal reply is no interposition.
     #[test]
     fn reply_besides_interposition_matches_generated_replies() {
-        let text = include_str!("../../specs/tsume/classics.sfen");
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let (mut yes, mut no) = (0u32, 0u32);
-        for (i, p) in super::super::problems::read_problems(text)
-            .iter()
-            .enumerate()
-            .take(80)
-        {
-            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
-            for _ in 0..16 {
-                let mut checks = Vec::new();
-                pos.checks(&mut checks);
-                for &m in &checks {
-                    pos.play_unchecked(m);
-                    let all = pos.legal_moves();
-                    let want = all.iter().any(|&r| !MatePosition::interposes(&pos, r));
-                    let got = MatePosition::has_reply_besides_interposition(&pos);
-                    assert_eq!(got, want, "{}", crate::notation::sfen::write_sfen(&pos));
-                    if i < 4 {
-                        let naive = pos.legal_moves_naive();
-                        assert_eq!(
-                            got,
-                            naive.iter().any(|&r| !MatePosition::interposes(&pos, r))
-                        );
-                    }
-                    if got {
-                        yes += 1;
-                    } else {
-                        no += 1;
-                    }
-                    pos.undo();
-                }
-                let all = pos.legal_moves();
-                if all.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+        after_each_check(11, |pos, i| {
+            let not_interposing = |r: &Move| !MatePosition::interposes(pos, *r);
+            let got = MatePosition::has_reply_besides_interposition(pos);
+            let want = pos.legal_moves().iter().any(not_interposing);
+            assert_eq!(got, want, "{}", crate::notation::sfen::write_sfen(pos));
+            if i < 4 {
+                assert_eq!(got, pos.legal_moves_naive().iter().any(not_interposing));
             }
-        }
+            if got {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        });
         assert!(yes > 1_000 && no > 50, "{yes} {no}");
     }
 
