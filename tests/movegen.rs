@@ -49,6 +49,22 @@ proptest! {
         prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}", write_sfen(&pos));
     }
 
+    /// `moves_to` (one piece's legal moves to one square, the 無駄合 tests' recaptures)
+    /// against filtering every legal move, for every origin and destination.
+    #[test]
+    fn moves_to_matches_the_filtered_legal_moves(pos in strategies::position()) {
+        let all = pos.legal_moves();
+        for from in Square::all() {
+            for to in Square::all() {
+                let mut fast = shogi_lab::rules::MoveList::new();
+                pos.moves_to(from, to, &mut fast);
+                let slow: Vec<Move> = all.iter().copied()
+                    .filter(|m| m.from() == Some(from) && m.to() == to).collect();
+                prop_assert_eq!(fast.to_vec(), slow, "{} {} {}", from, to, write_sfen(&pos));
+            }
+        }
+    }
+
     #[test]
     fn is_attacked_matches_attackers_to(pos in strategies::position(), drop_mask in any::<u128>()) {
         // Random occupancies too: the slider early exits must not depend on the real board.

@@ -348,6 +348,42 @@ impl Position {
         }
     }
 
+    /// A copy without the history (as [`Position::from_setup`] of [`Position::to_setup`]
+    /// would give, without re-deriving the board), under `rules`.
+    pub fn detached(&self, rules: Rules) -> Position {
+        Position {
+            board: self.board,
+            colors: self.colors,
+            kinds: self.kinds,
+            hands: self.hands,
+            side: self.side,
+            move_number: self.move_number,
+            kings: self.kings,
+            board_key: self.board_key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+            rules,
+            history: Vec::new(),
+        }
+    }
+
+    /// Forgets the moves played (they can no longer be taken back).
+    pub fn forget_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// Moves one `kind` from `from`'s hand to the other side's (the 無駄合 test hands a
+    /// captured piece back); `false`, and nothing changes, if `from` holds none. Hands
+    /// are not part of [`Position::board_key`], and the checks do not depend on them.
+    pub fn hand_over(&mut self, from: Color, kind: PieceKind) -> bool {
+        if !self.hands[from].has(kind) {
+            return false;
+        }
+        self.hands[from] = self.hands[from].remove(kind);
+        self.hands[!from] = self.hands[!from].add(kind);
+        true
+    }
+
     /// The position as a [`Setup`] (history dropped).
     pub fn to_setup(&self) -> Setup {
         Setup {

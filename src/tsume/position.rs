@@ -392,6 +392,87 @@ mod twin_tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    /// The futility tests as first written: every legal move filtered for the checker's
+    /// recaptures, the test position rebuilt from its setup with the piece handed back.
+    fn futility_recaptures_naive(pos: &Position, m: Move) -> Vec<(Move, Position)> {
+        let me = Position::side_to_move(pos);
+        let checkers = pos.checkers();
+        let (Some(king), Some(checker)) = (Position::king(pos, me), checkers.first()) else {
+            return Vec::new();
+        };
+        let to = m.to();
+        if checkers.has_more_than_one()
+            || m.from() == Some(king)
+            || !crate::rules::bitboard::between(king, checker).has(to)
+        {
+            return Vec::new();
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let Some(piece) = after.piece_at(to) else {
+            return Vec::new();
+        };
+        let kind = piece.kind.unpromote();
+        let mut out = Vec::new();
+        for c in after.legal_moves() {
+            if c.from() != Some(checker) || c.to() != to {
+                continue;
+            }
+            let mut q = after.clone();
+            q.play_unchecked(c);
+            if !Position::in_check(&q) {
+                continue;
+            }
+            let mut setup = q.to_setup();
+            setup.hands[!me] = setup.hands[!me].remove(kind);
+            setup.hands[me] = setup.hands[me].add(kind);
+            if let Ok(p) = Position::from_setup(setup, crate::rules::Rules::TSUME.swapped()) {
+                out.push((c, p));
+            }
+        }
+        out
+    }
+
+    /// Everything a search reads of a position, for comparing two built differently.
+    fn fingerprint(q: &Position) -> impl PartialEq + std::fmt::Debug {
+        (
+            q.to_setup(),
+            q.rules(),
+            q.board_key(),
+            q.key(),
+            q.key_from_scratch(),
+            q.checkers(),
+            q.pinned_pieces(),
+            q.ply(),
+            q.king(Color::Sente),
+            q.king(Color::Gote),
+            q.legal_moves().to_vec(),
+        )
+    }
+
+    /// `futility_recaptures` against its naive twin on every defender reply after every
+    /// check along random walks: the same recaptures in the same order, and test
+    /// positions that are the same in every respect the search reads.
+    #[test]
+    fn futility_recaptures_match_naive() {
+        let (mut replies, mut tests) = (0u32, 0u32);
+        after_each_check(29, |pos, _| {
+            for &m in &pos.legal_moves() {
+                let fast = futility_recaptures(pos, m);
+                let slow = futility_recaptures_naive(pos, m);
+                let sfen = crate::notation::sfen::write_sfen(pos);
+                assert_eq!(fast.len(), slow.len(), "{m} in {sfen}");
+                for ((c1, q1), (c2, q2)) in fast.iter().zip(&slow) {
+                    assert_eq!(c1, c2, "{m} in {sfen}");
+                    assert!(fingerprint(q1) == fingerprint(q2), "{m} {c1} in {sfen}");
+                    tests += 1;
+                }
+                replies += 1;
+            }
+        });
+        assert!(replies > 5_000 && tests > 500, "{replies} replies, {tests} tests");
+    }
+
     /// Calls `f` on every position after a check along random walks (16 plies, seeded by
     /// `seed`) from the first 80 classics, with the classic's index.
     fn after_each_check(seed: u64, mut f: impl FnMut(&Position, usize)) {
@@ -539,28 +620,25 @@ pub(crate) fn futility_recaptures(pos: &Position, m: Move) -> Vec<(Move, Positio
     {
         return Vec::new();
     }
-    let mut after = pos.clone();
+    // Copies without the path's history; only the checker's moves to `to` are generated
+    // (the twin test compares with filtering every legal move and rebuilding the setup).
+    let mut after = pos.detached(pos.rules());
     after.play_unchecked(m);
     let Some(piece) = after.piece_at(to) else {
         return Vec::new();
     };
     let kind = piece.kind.unpromote();
+    let mut recaptures = crate::rules::moves::MoveList::new();
+    after.moves_to(checker, to, &mut recaptures);
     let mut out = Vec::new();
-    for c in after.legal_moves() {
-        if c.from() != Some(checker) || c.to() != to {
-            continue;
-        }
-        let mut q = after.clone();
+    for &c in &recaptures {
+        let mut q = after.detached(crate::rules::Rules::TSUME.swapped());
         q.play_unchecked(c);
-        if !Position::in_check(&q) {
+        if !Position::in_check(&q) || !q.hand_over(!me, kind) {
             continue;
         }
-        let mut setup = q.to_setup();
-        setup.hands[!me] = setup.hands[!me].remove(kind);
-        setup.hands[me] = setup.hands[me].add(kind);
-        if let Ok(p) = Position::from_setup(setup, crate::rules::Rules::TSUME.swapped()) {
-            out.push((c, p));
-        }
+        q.forget_history();
+        out.push((c, q));
     }
     out
 }

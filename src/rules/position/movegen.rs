@@ -310,6 +310,35 @@ impl Position {
         n + squares.count()
     }
 
+    /// The legal moves of the side to move's piece on `from` to `to`, in
+    /// [`Position::generate`]'s order (the promotion first): the checker's recaptures of
+    /// an interposition in a 無駄合 test, without generating every move. Tested against
+    /// the filtered [`Position::legal_moves`].
+    pub fn moves_to(&self, from: Square, to: Square, list: &mut MoveList) {
+        let us = self.side;
+        let Some(pc) = self.board[from.index()] else {
+            return;
+        };
+        let occ = self.occupied();
+        if pc.color != us || self.colors[us].has(to) || !attacks(us, pc.kind, from, occ).has(to)
+        {
+            return;
+        }
+        // Legal when no enemy piece but the one captured on `to` attacks our king after.
+        let after = occ.without(from).with(to);
+        let king = if pc.kind == PieceKind::King {
+            Some(to)
+        } else {
+            self.kings[us]
+        };
+        if let Some(k) = king {
+            if !(self.attackers_to(!us, k, after) & !Bitboard::from_square(to)).is_empty() {
+                return;
+            }
+        }
+        push_board_moves(list, us, pc.kind, from, Bitboard::from_square(to));
+    }
+
     /// Whether the side to move, in check, has a legal reply that is no interposition: a
     /// king move or a capture of the (single) checker. The tsume solver's test of a
     /// defender out of plies (an interposition may be 無駄合, any other reply refutes);
