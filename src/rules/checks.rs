@@ -419,14 +419,14 @@ impl Position {
         // A defender capture is legal if it leaves the king unattacked (the pawn is off the board then,
         // and `self` does not hold it, so `attackers_to` ignores it).
         for c in self.attackers_to(them, to, occ_p).without(tk) {
-            if self.attackers_to(us, tk, occ_p.without(c)).is_empty() {
+            if !self.is_attacked(us, tk, occ_p.without(c)) {
                 return false;
             }
         }
         // King moves (including taking the pawn): the pawn attacks only `tk`.
         let occ_wo = occ_p.without(tk);
         for esc in super::bitboard::step_attacks(them, PieceKind::King, tk) & !self.color_bb(them) {
-            if self.attackers_to(us, esc, occ_wo).is_empty() {
+            if !self.is_attacked(us, esc, occ_wo) {
                 return false;
             }
         }
