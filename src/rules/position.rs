@@ -350,7 +350,7 @@ impl Position {
 
     /// A copy without the history (as [`Position::from_setup`] of [`Position::to_setup`]
     /// would give, without re-deriving the board), under `rules`.
-    pub fn detached(&self, rules: Rules) -> Position {
+    pub(crate) fn detached(&self, rules: Rules) -> Position {
         Position {
             board: self.board,
             colors: self.colors,
@@ -368,14 +368,14 @@ impl Position {
     }
 
     /// Forgets the moves played (they can no longer be taken back).
-    pub fn forget_history(&mut self) {
+    pub(crate) fn forget_history(&mut self) {
         self.history.clear();
     }
 
     /// Moves one `kind` from `from`'s hand to the other side's (the 無駄合 test hands a
     /// captured piece back); `false`, and nothing changes, if `from` holds none. Hands
     /// are not part of [`Position::board_key`], and the checks do not depend on them.
-    pub fn hand_over(&mut self, from: Color, kind: PieceKind) -> bool {
+    pub(crate) fn hand_over(&mut self, from: Color, kind: PieceKind) -> bool {
         if !self.hands[from].has(kind) {
             return false;
         }

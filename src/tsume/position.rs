@@ -396,17 +396,10 @@ mod twin_tests {
     /// recaptures, the test position rebuilt from its setup with the piece handed back.
     fn futility_recaptures_naive(pos: &Position, m: Move) -> Vec<(Move, Position)> {
         let me = Position::side_to_move(pos);
-        let checkers = pos.checkers();
-        let (Some(king), Some(checker)) = (Position::king(pos, me), checkers.first()) else {
+        let Some(checker) = interposed_checker(pos, m) else {
             return Vec::new();
         };
         let to = m.to();
-        if checkers.has_more_than_one()
-            || m.from() == Some(king)
-            || !crate::rules::bitboard::between(king, checker).has(to)
-        {
-            return Vec::new();
-        }
         let mut after = pos.clone();
         after.play_unchecked(m);
         let Some(piece) = after.piece_at(to) else {
@@ -470,7 +463,10 @@ mod twin_tests {
                 replies += 1;
             }
         });
-        assert!(replies > 5_000 && tests > 500, "{replies} replies, {tests} tests");
+        assert!(
+            replies > 5_000 && tests > 500,
+            "{replies} replies, {tests} tests"
+        );
     }
 
     /// Calls `f` on every position after a check along random walks (16 plies, seeded by
@@ -607,19 +603,24 @@ mod twin_tests {
 /// it with the captured piece handed back to the defender. Empty unless `m` interposes.
 /// [`MatePosition::futility_tests`] without the moves; the certificate extractor keeps
 /// them for its witnesses.
+/// The single distant checker whose line to the king the reply `m` (no king move)
+/// interposes on, if any.
+fn interposed_checker(pos: &Position, m: Move) -> Option<crate::rules::Square> {
+    let checkers = pos.checkers();
+    let king = Position::king(pos, Position::side_to_move(pos))?;
+    let checker = checkers.first()?;
+    (!checkers.has_more_than_one()
+        && m.from() != Some(king)
+        && crate::rules::bitboard::between(king, checker).has(m.to()))
+    .then_some(checker)
+}
+
 pub(crate) fn futility_recaptures(pos: &Position, m: Move) -> Vec<(Move, Position)> {
     let me = Position::side_to_move(pos);
-    let checkers = pos.checkers();
-    let (Some(king), Some(checker)) = (Position::king(pos, me), checkers.first()) else {
+    let Some(checker) = interposed_checker(pos, m) else {
         return Vec::new();
     };
     let to = m.to();
-    if checkers.has_more_than_one()
-        || m.from() == Some(king)
-        || !crate::rules::bitboard::between(king, checker).has(to)
-    {
-        return Vec::new();
-    }
     // Copies without the path's history; only the checker's moves to `to` are generated
     // (the twin test compares with filtering every legal move and rebuilding the setup).
     let mut after = pos.detached(pos.rules());

@@ -320,8 +320,7 @@ impl Position {
             return;
         };
         let occ = self.occupied();
-        if pc.color != us || self.colors[us].has(to) || !attacks(us, pc.kind, from, occ).has(to)
-        {
+        if pc.color != us || self.colors[us].has(to) || !attacks(us, pc.kind, from, occ).has(to) {
             return;
         }
         // Legal when no enemy piece but the one captured on `to` attacks our king after.

@@ -94,8 +94,7 @@ fn sort_replies<P: MatePosition>(pos: &P, moves: &mut [P::Move]) {
         .position(|&m| P::drop_square(m).is_some())
         .unwrap_or(moves.len());
     let drops = &mut moves[first_drop..];
-    if drops.len() > crate::rules::MAX_MOVES || drops.iter().any(|&m| P::drop_square(m).is_none())
-    {
+    if drops.len() > crate::rules::MAX_MOVES || drops.iter().any(|&m| P::drop_square(m).is_none()) {
         moves.sort_by_key(|&m| key(m));
         return;
     }
@@ -870,7 +869,17 @@ mod tests {
     /// `sort_replies` (drops only, keys once) against sorting the whole list.
     #[test]
     fn sorted_replies_are_the_whole_list_sorted() {
-        // Every reply list along random play from the classics, in check or not.
+        use crate::rules::{Move, Position};
+        let whole = |pos: &Position, mut v: Vec<Move>| {
+            v.sort_by_key(|&m| {
+                <Position as MatePosition>::drop_square(m).map_or(0, |s| {
+                    1 + MatePosition::king_distance(pos, s) as u32 * 128 + s as u32
+                })
+            });
+            v
+        };
+        // Every move list along random play from the classics, in check or not, and the
+        // same reversed (drops first: the fallback sorts the whole list).
         let text = include_str!("../../../specs/tsume/classics.sfen");
         let mut checked = 0;
         for p in read_problems(text).iter().take(40) {
@@ -880,25 +889,12 @@ mod tests {
                 if all.is_empty() {
                     break;
                 }
-                let mut fast: Vec<_> = all.to_vec();
-                sort_replies(&pos, &mut fast);
-                let mut slow: Vec<_> = all.to_vec();
-                slow.sort_by_key(|&m| {
-                    <crate::rules::Position as MatePosition>::drop_square(m).map_or(0, |s| {
-                        1 + MatePosition::king_distance(&pos, s) as u32 * 128 + s as u32
-                    })
-                });
-                assert_eq!(fast, slow, "{}", crate::notation::sfen::write_sfen(&pos));
-                // Shuffled (drops not last): the fallback sorts the whole list.
-                let mut mixed: Vec<_> = all.iter().rev().copied().collect();
-                let mut mixed_slow = mixed.clone();
-                sort_replies(&pos, &mut mixed);
-                mixed_slow.sort_by_key(|&m| {
-                    <crate::rules::Position as MatePosition>::drop_square(m).map_or(0, |s| {
-                        1 + MatePosition::king_distance(&pos, s) as u32 * 128 + s as u32
-                    })
-                });
-                assert_eq!(mixed, mixed_slow);
+                for list in [all.to_vec(), all.iter().rev().copied().collect()] {
+                    let mut fast = list.clone();
+                    sort_replies(&pos, &mut fast);
+                    let sfen = crate::notation::sfen::write_sfen(&pos);
+                    assert_eq!(fast, whole(&pos, list), "{sfen}");
+                }
                 checked += 1;
                 pos.play_unchecked(all[(ply * 7 + 3) % all.len()]);
             }
