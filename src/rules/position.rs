@@ -352,18 +352,8 @@ impl Position {
     /// would give, without re-deriving the board), under `rules`.
     pub(crate) fn detached(&self, rules: Rules) -> Position {
         Position {
-            board: self.board,
-            colors: self.colors,
-            kinds: self.kinds,
-            hands: self.hands,
-            side: self.side,
-            move_number: self.move_number,
-            kings: self.kings,
-            board_key: self.board_key,
-            checkers: self.checkers,
-            pinned: self.pinned,
             rules,
-            history: Vec::new(),
+            ..self.without_history()
         }
     }
 
