@@ -379,7 +379,7 @@ impl Position {
             if !(self.pieces(us, PieceKind::Pawn) & file).is_empty() {
                 continue;
             }
-            if !self.pawn_drop_mates(to, tk, occ) {
+            if !self.is_pawn_drop_mate(to, tk) {
                 list.push(Move::Drop {
                     kind: PieceKind::Pawn,
                     to,
@@ -409,28 +409,6 @@ impl Position {
             n += list.len() as u32;
         }
         n
-    }
-
-    /// 打ち歩詰め: would our pawn dropped on `to` (checking the king on `tk`) leave no legal reply?
-    fn pawn_drop_mates(&self, to: Square, tk: Square, occ: Bitboard) -> bool {
-        let us = self.side_to_move();
-        let them = !us;
-        let occ_p = occ.with(to);
-        // A defender capture is legal if it leaves the king unattacked (the pawn is off the board then,
-        // and `self` does not hold it, so `attackers_to` ignores it).
-        for c in self.attackers_to(them, to, occ_p).without(tk) {
-            if !self.is_attacked(us, tk, occ_p.without(c)) {
-                return false;
-            }
-        }
-        // King moves (including taking the pawn): the pawn attacks only `tk`.
-        let occ_wo = occ_p.without(tk);
-        for esc in super::bitboard::step_attacks(them, PieceKind::King, tk) & !self.color_bb(them) {
-            if !self.is_attacked(us, esc, occ_wo) {
-                return false;
-            }
-        }
-        true
     }
 }
 

@@ -465,7 +465,7 @@ impl Position {
     }
 
     /// 打ち歩詰め test: would a pawn dropped on `to`, checking the king on `tk`, mate?
-    fn is_pawn_drop_mate(&self, to: Square, tk: Square) -> bool {
+    pub(crate) fn is_pawn_drop_mate(&self, to: Square, tk: Square) -> bool {
         let us = self.side;
         let them = !us;
         let occ = self.occupied().with(to);
