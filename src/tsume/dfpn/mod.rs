@@ -6,16 +6,21 @@
 //! budget (the proven-shortest mate), one concept a file:
 //!
 //! - this file: the solver, its limits and [`Solver::solve`] (proof, minimality, line);
-//! - `search`: one node's expansion and the multiple iterative deepening (`mid`);
+//! - `search`: one node's moves and the multiple iterative deepening (`mid`);
+//! - `children`: a node's children with their first numbers (table, 1-ply mate check,
+//!   check counts) and the defender's reply order;
+//! - `numbers`: a node's proof and disproof numbers from its children's;
 //! - `futility`: 無駄合 tests under a ply budget (`specs/tsume.md`);
 //! - `hands`: proof and disproof pieces (証明駒・反証駒), the hand algebra;
 //! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
 //! - [`line`]: the shortest length and reading a line off the proof.
 
 mod certify;
+mod children;
 mod futility;
 mod hands;
 mod line;
+mod numbers;
 mod path;
 mod search;
 mod stack_map;
