@@ -370,17 +370,6 @@ impl<P: MatePosition> Solver<P> {
             self.reprove(pos, depth, budget);
             bounds = self.child_bounds(pos, &moves, true, depth, cb);
         }
-        if st.exact && std::env::var_os("M43_FULL").is_some() {
-            // Diagnostic: search every check the table does not prove within `cb`.
-            for (i, &m) in moves.iter().enumerate() {
-                if bounds[i].is_none() {
-                    let n0 = self.nodes;
-                    let b = self.reply_bound(pos, m, false, depth, cb);
-                    tr!("{:w$}  FULL d{} check {} within {}: {:?} ({} nodes, aborted {})", "", depth, m, cb, b, self.nodes - n0, self.aborted, w = depth as usize);
-                    bounds[i] = b;
-                }
-            }
-        }
         let mut dep = 0;
         let tried = bounds.iter().any(|b| b.is_some());
         if let Some(line) = self.walk_checks(pos, &moves, &bounds, depth, cb, st, &mut dep)? {
