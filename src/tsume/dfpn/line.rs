@@ -4,15 +4,6 @@
 
 use super::*;
 
-// TEMPORARY TRACE (musou43 investigation): M43_TRACE=1 prints the exact walk to stderr.
-fn tr_on() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("M43_TRACE").is_some())
-}
-macro_rules! tr {
-    ($($t:tt)*) => { if tr_on() { eprintln!($($t)*) } };
-}
-
 /// State of one line walk ([`Solver::extract`]).
 pub(super) struct WalkState {
     pub(super) exact: bool,
@@ -264,7 +255,6 @@ impl<P: MatePosition> Solver<P> {
                 .iter()
                 .find(|&&(j, h)| j < depth && st.prefix[j as usize] == h)
             {
-                tr!("{:w$}= d{} known failure dep{} b{}", "", depth, j, budget, w = depth as usize);
                 return Err(WalkFail::Dep(j));
             }
         }
@@ -274,7 +264,6 @@ impl<P: MatePosition> Solver<P> {
         self.path.insert(pk, pos.board_key(), depth);
         self.path_hash ^= mix(pk);
         let or = pos.side_to_move() == self.attacker;
-        tr!("{:w$}> d{} {} b{} nodes{}", "", depth, if or {"OR"} else {"AND"}, budget, self.nodes, w = depth as usize);
         let mut budget = budget;
         let r = loop {
             let r = if or {
@@ -308,10 +297,6 @@ impl<P: MatePosition> Solver<P> {
             }
             r => r,
         };
-        match &r {
-            Ok(l) => tr!("{:w$}< d{} OK len{} b{}", "", depth, l.len(), budget, w = depth as usize),
-            Err(e) => tr!("{:w$}< d{} FAIL {:?} b{}", "", depth, e, budget, w = depth as usize),
-        }
         self.path.remove(&pk);
         self.path_hash ^= mix(pk);
         st.prefix.pop();
@@ -425,7 +410,6 @@ impl<P: MatePosition> Solver<P> {
             .filter_map(|(i, b)| b.map(|b| (b, i)))
             .collect();
         order.sort_unstable();
-        tr!("{:w$}  OR d{} cb{} checks: {}", "", depth, cb, moves.iter().zip(bounds).map(|(m, b)| format!("{m}:{b:?}")).collect::<Vec<_>>().join(" "), w = depth as usize);
         for (i, &m) in moves.iter().enumerate() {
             if bounds[i].is_none() {
                 *dep = (*dep).max(self.miss_dep(pos, m, depth, cb));
@@ -433,7 +417,6 @@ impl<P: MatePosition> Solver<P> {
         }
         for (b, i) in order {
             let m = moves[i];
-            tr!("{:w$}  try check {} (bound {})", "", m, b, w = depth as usize);
             pos.play(m);
             let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
             pos.undo();
@@ -477,7 +460,6 @@ impl<P: MatePosition> Solver<P> {
             let all = moves.clone();
             self.drop_futile(pos, &mut moves, depth, budget);
             pruned = moves.len() != all.len();
-            tr!("{:w$}  AND eager d{} b{} replies {} ; futile within b{}: {}", "", depth, budget, all.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "), budget, all.iter().filter(|m| !moves.contains(m)).map(|m| m.to_string()).collect::<Vec<_>>().join(" "), w = depth as usize);
             if moves.is_empty() && budget > 0 && st.exact {
                 // Mate here only thanks to the budget: any line from here is shorter than
                 // the budget, which an exact walk never shows (`walk`).
@@ -504,7 +486,6 @@ impl<P: MatePosition> Solver<P> {
                         break;
                     }
                 }
-                tr!("{:w$}  all futile: found {} budget {}", "", found, budget, w = depth as usize);
                 if !found {
                     // No line hides the 無駄合 here: let the walk take another reply.
                     return Err(WalkFail::Dep(depth - 1));
@@ -521,7 +502,6 @@ impl<P: MatePosition> Solver<P> {
             cb = UNBOUNDED;
             bounds = self.child_bounds(pos, &moves, false, depth, cb);
         }
-        tr!("{:w$}  AND d{} cb{} bounds: {}", "", depth, cb, moves.iter().zip(&bounds).map(|(m, b)| format!("{m}:{b:?}")).collect::<Vec<_>>().join(" "), w = depth as usize);
         if bounds.iter().any(|b| b.is_none()) {
             let mut dep = 0;
             for (i, &m) in moves.iter().enumerate() {
@@ -567,10 +547,8 @@ impl<P: MatePosition> Solver<P> {
                 && sole != Some(i)
                 && !self.no_mate_after(pos, m, depth, budget - 3)
             {
-                tr!("{:w$}  reply {} bound {:?}: mate within {} after it, not exact", "", m, bounds[i], budget - 3, w = depth as usize);
                 continue;
             }
-            tr!("{:w$}  walk reply {} (exact)", "", m, w = depth as usize);
             let b = bounds[i].unwrap_or(cb);
             pos.play(m);
             let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
@@ -644,7 +622,6 @@ impl<P: MatePosition> Solver<P> {
                 return Some(Err(WalkFail::Dep(0)));
             }
         }
-        tr!("{:w$}  AND lazy d{} b{} bounds (None = futile within b{}): {}", "", depth, budget, budget, moves.iter().zip(&bounds).map(|(m, b)| format!("{m}:{b:?}")).collect::<Vec<_>>().join(" "), w = depth as usize);
         let sole = sole_exact(&bounds, budget);
         let all_idx: Vec<usize> = (0..moves.len()).collect();
         for i in self.known_exact_first(pos, &moves, &all_idx, budget - 3) {
@@ -653,14 +630,11 @@ impl<P: MatePosition> Solver<P> {
                 continue;
             }
             if sole != Some(i) && !self.no_mate_after(pos, m, depth, budget - 3) {
-                tr!("{:w$}  lazy reply {}: mate within {} after it, not exact", "", m, budget - 3, w = depth as usize);
                 continue;
             }
             if pos.interposes(m) && self.futile(pos, m, depth, budget).is_ok() {
-                tr!("{:w$}  lazy reply {}: futile within {}", "", m, budget, w = depth as usize);
                 continue;
             }
-            tr!("{:w$}  lazy walk reply {} (exact)", "", m, w = depth as usize);
             if self.aborted {
                 return Some(Err(WalkFail::Dep(0)));
             }
@@ -681,7 +655,6 @@ impl<P: MatePosition> Solver<P> {
                 Err(restart) => return Some(Err(restart)),
             }
         }
-        tr!("{:w$}  lazy: no line (kept {}), falls to eager", "", kept.is_some(), w = depth as usize);
         kept.map(Ok)
     }
 
