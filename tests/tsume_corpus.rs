@@ -434,7 +434,7 @@ fn musou_43_length_comes_from_a_futility_test_position() {
 /// The position after 無双43's 無駄合 test and △同玉 (above) by the naive twin: exactly 11
 /// plies, independently of the solver.
 #[test]
-#[ignore = "the naive twin, about 70 s in release"]
+#[ignore = "deep tier: the naive twin, about 70 CPU s; run by .ci/run with --ignored"]
 fn musou_43_futility_test_position_by_the_naive_twin() {
     let p40 = played(&classic("musou-043"), MUSOU_43_FIRST_40);
     let p41 = played(&p40, "4d7d");
