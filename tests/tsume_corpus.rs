@@ -343,8 +343,8 @@ fn exactly(pos: &Position, plies: u16) -> bool {
 }
 
 /// Why 無双43's proven 53 plies have no line of exact replies (specs/tsume.md): after the
-/// 40 plies of [`MUSOU_43_FIRST_40`] (P40, exactly 13 plies) the only check within 13 is
-/// ▲７四飛, and at P41 the defender has △６一玉 and drops on ７二 and ７三. Every drop on ７二
+/// 40 plies of [`MUSOU_43_FIRST_40`] (P40, exactly 13 plies) the only check mating within 13
+/// is ▲７四飛 (the walk's trace), and at P41 the defender has △６一玉 and drops on ７二 and ７三. Every drop on ７二
 /// has the same 無駄合 test position (▲７二飛成 or ▲７二飛, the piece handed back), whose
 /// reply △同玉 leaves a position of exactly 11 plies: the drops on ７二 are 無駄合 within 12
 /// plies and within no fewer. So P41 is not mate within 10 (△７二歩 and △７二角 count there
@@ -377,7 +377,6 @@ fn musou_43_length_comes_from_a_futility_test_position() {
         assert!(exactly(&drop, 3), "{k}*7c");
         assert_eq!(naive::mate_length(&drop, 3), Some(3), "{k}*7c");
     }
-
     for (k, n) in [
         ("G", 5),
         ("S", 7),
@@ -415,7 +414,7 @@ fn musou_43_length_comes_from_a_futility_test_position() {
         q.evasions(&mut replies);
         let take = resolve_usi_move(q, "7a7b").unwrap();
         assert!(replies.contains(&take));
-        // After ▲７二飛成 (a dragon covers ６一 and ８一) △同玉 is the only reply.
+        // After ▲７二飛成 (the dragon also covers ６一) △同玉 is the only reply.
         if q.piece_at(Square::new(7, 2).unwrap())
             .is_some_and(|p| p.kind.is_promoted())
         {
