@@ -3,10 +3,12 @@
 //! swapped (Gote attacking); a subset of 将棋図巧/将棋無双 solved with node
 //! limits. Every reported mate is replayed by the independent checker.
 
-use shogi_lab::notation::sfen::write_sfen;
+use shogi_lab::notation::sfen::{resolve_usi_move, write_sfen};
 use shogi_lab::rules::{Color, Piece, Position, Rules, Setup, Square};
 use shogi_lab::tsume::problems::read_problems;
-use shogi_lab::tsume::{checker, load_problem, naive, solve, DefenderHand, Outcome, SolverOptions};
+use shogi_lab::tsume::{
+    checker, load_problem, naive, solve, DefenderHand, MatePosition, Outcome, SolverOptions,
+};
 
 const CASES: &str = include_str!("../specs/tsume/cases.sfen");
 const CLASSICS: &str = include_str!("../specs/tsume/classics.sfen");
@@ -305,6 +307,141 @@ fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
         assert_eq!(r.mate_within, Some(low + 2), "{id}");
         checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{id}: {e}"));
     }
+}
+
+/// The first 40 plies of the 53-ply line 無双43 is answered with (▲６六桂 … △７一玉); every
+/// path of the exact walk goes through the position after them (specs/tsume.md, 無双43).
+const MUSOU_43_FIRST_40: &str = "N*6f 6e6f L*5e 4d5e 5f5e 5d5e P*5f 5e5d 3f4e 1e4e 5f5e 4e5e \
+    B*4e 5e4e 3d4e 5d4c R*4d 4c5b 7f6d 5b6a 6d7b+ 6a5a 7b6b 5a6b S*6c 6b6a 6c7b+ 6a5a P*5b 5a5b \
+    4e6c 5b6c 7d7c+ 7i7c+ 7b7c 6c7c 5g6e 7c6b P*6c 6b7a";
+
+/// `pos` played on by the USI moves `usi` (legal, or the test fails).
+fn played(pos: &Position, usi: &str) -> Position {
+    let mut p = pos.clone();
+    for u in usi.split_whitespace() {
+        let m = resolve_usi_move(&p, u).unwrap_or_else(|e| panic!("{u}: {e}"));
+        p.play(m).unwrap();
+    }
+    p
+}
+
+/// The exact length of `pos` (attacker to move) under the convention, as `--max-plies`
+/// finds it: mate within `plies`, none within `plies` − 2.
+fn exactly(pos: &Position, plies: u16) -> bool {
+    let within = |n: u16| {
+        solve(
+            pos,
+            &SolverOptions {
+                shortest: false,
+                max_plies: Some(n),
+                ..within(2_000_000)
+            },
+        )
+    };
+    let (yes, no) = (within(plies), within(plies - 2));
+    yes.outcome == Outcome::Mate && no.no_mate_within == Some(plies - 2)
+}
+
+/// Why 無双43's proven 53 plies have no line of exact replies (specs/tsume.md): after the
+/// 40 plies of [`MUSOU_43_FIRST_40`] (P40, exactly 13 plies) the only check mating within 13
+/// is ▲７四飛 (the walk's trace), and at P41 the defender has △６一玉 and drops on ７二 and ７三. Every drop on ７二
+/// has the same 無駄合 test position (▲７二飛成 or ▲７二飛, the piece handed back), whose
+/// reply △同玉 leaves a position of exactly 11 plies: the drops on ７二 are 無駄合 within 12
+/// plies and within no fewer. So P41 is not mate within 10 (△７二歩 and △７二角 count there
+/// and need 13 more plies) and is mate within 12, where every reply left is mated within 3
+/// more plies: its 12 plies are the test position's, and no line that hides the 無駄合 has them.
+#[test]
+fn musou_43_length_comes_from_a_futility_test_position() {
+    let p40 = played(&classic("musou-043"), MUSOU_43_FIRST_40);
+    assert!(exactly(&p40, 13));
+    let p41 = played(&p40, "4d7d");
+    let mut replies = Vec::new();
+    p41.evasions(&mut replies);
+    let mut usi: Vec<String> = replies.iter().map(|m| m.to_string()).collect();
+    usi.sort();
+    let kinds = ["B", "G", "L", "N", "P", "S"];
+    let mut expect: Vec<String> = ["7b", "7c"]
+        .iter()
+        .flat_map(|sq| kinds.iter().map(move |k| format!("{k}*{sq}")))
+        .collect();
+    expect.push("7a6a".into());
+    expect.sort();
+    assert_eq!(usi, expect);
+    // The king's move and the drops on ７三 are mated within 3 more plies; the drops on ７二
+    // in 5 (金), 7 (銀), 11 (香, 桂) and 13 (歩, 角) more plies.
+    let king = played(&p41, "7a6a");
+    assert!(exactly(&king, 3));
+    assert_eq!(naive::mate_length(&king, 3), Some(3));
+    for k in kinds {
+        let drop = played(&p41, &format!("{k}*7c"));
+        assert!(exactly(&drop, 3), "{k}*7c");
+        assert_eq!(naive::mate_length(&drop, 3), Some(3), "{k}*7c");
+    }
+    for (k, n) in [
+        ("G", 5),
+        ("S", 7),
+        ("L", 11),
+        ("N", 11),
+        ("P", 13),
+        ("B", 13),
+    ] {
+        let drop = played(&p41, &format!("{k}*7b"));
+        assert!(exactly(&drop, n), "{k}*7b");
+        if n <= 7 {
+            assert_eq!(
+                naive::mate_length(&drop, n.into()),
+                Some(n.into()),
+                "{k}*7b"
+            );
+        }
+    }
+    // The 無駄合 tests of the drops on ７二: one set of positions for every kind dropped.
+    let tests = |k: &str| -> Vec<u64> {
+        let m = resolve_usi_move(&p41, &format!("{k}*7b")).unwrap();
+        let mut keys: Vec<u64> = p41.futility_tests(m).iter().map(|q| q.key()).collect();
+        keys.sort_unstable();
+        keys
+    };
+    for k in kinds {
+        assert_eq!(tests(k), tests("P"), "{k}*7b");
+    }
+    let m = resolve_usi_move(&p41, "P*7b").unwrap();
+    let qs = p41.futility_tests(m);
+    assert_eq!(qs.len(), 2, "▲７二飛成 and ▲７二飛");
+    let mut after_capture = None;
+    for q in &qs {
+        let mut replies = Vec::new();
+        q.evasions(&mut replies);
+        let take = resolve_usi_move(q, "7a7b").unwrap();
+        assert!(replies.contains(&take));
+        // After ▲７二飛成 (the dragon also covers ６一) △同玉 is the only reply.
+        if q.piece_at(Square::new(7, 2).unwrap())
+            .is_some_and(|p| p.kind.is_promoted())
+        {
+            assert_eq!(replies, vec![take]);
+        }
+        let r = played(q, "7a7b");
+        assert!(after_capture
+            .as_ref()
+            .map_or(true, |a: &Position| a.key() == r.key()));
+        after_capture = Some(r);
+    }
+    // △同玉 leaves exactly 11 plies: each test position needs 12, none fewer.
+    assert!(exactly(&after_capture.unwrap(), 11));
+}
+
+/// The position after 無双43's 無駄合 test and △同玉 (above) by the naive twin: exactly 11
+/// plies, independently of the solver.
+#[test]
+#[ignore = "deep tier: the naive twin, about 70 CPU s; run by .ci/run with --ignored"]
+fn musou_43_futility_test_position_by_the_naive_twin() {
+    let p40 = played(&classic("musou-043"), MUSOU_43_FIRST_40);
+    let p41 = played(&p40, "4d7d");
+    let m = resolve_usi_move(&p41, "P*7b").unwrap();
+    let q = &p41.futility_tests(m)[0];
+    let after = played(q, "7a7b");
+    assert_eq!(naive::mate_length(&after, 9), None);
+    assert_eq!(naive::mate_length(&after, 11), Some(11));
 }
 
 /// 図巧100 (611 plies upstream): the table's proofs ignore the path, and the defender's
