@@ -9,12 +9,16 @@ use super::numbers::{and_numbers, or_numbers, Summary};
 use super::*;
 use crate::tsume::table::Count;
 
+/// A node's result as its parent (or the root loop) sees it.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct NodeOut {
+    /// Proven, disproven, or the numbers it stopped at (its threshold was reached).
     pub(super) pns: ProofNumbers,
+    /// Solved: the ply bound (proven: mate within it; disproven: no mate within it).
     pub(super) bound: u16,
+    /// Disproven: the shallowest path ply its disproof depends on (`NO_DEP`: none).
     pub(super) dep: u16,
-    /// For a proof: the proof pieces (証明駒).
+    /// Proven: the proof pieces (証明駒); disproven: the disproof pieces (反証駒).
     pub(super) ph: Hand,
 }
 
