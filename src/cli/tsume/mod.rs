@@ -109,79 +109,80 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     if problems.total == Some(0) {
         return Err(no_problems(&problems.origin));
     }
-    let mut cert_paths = match &a.certificate {
+    let cert_paths = match &a.certificate {
         Some(path) => Some(CertificatePaths::new(path, problems.total)?),
         None => None,
     };
-    let opts = solver_options(&a)?;
+    let mut session = Session {
+        opts: solver_options(&a)?,
+        args: &a,
+        cert_paths,
+        progress: Progress::new(problems.total),
+        tally: Tally::default(),
+    };
     let defender = defender_hand(&a, hands_given);
-    let progress = Progress::new(problems.total);
-    let mut tally = Tally::default();
     for p in problems.iter {
         let p = &p?;
-        tally.read();
+        session.tally.read();
         match load_problem(&p.sfen, defender) {
-            Ok(pos) => {
-                let cert_path = match cert_paths.as_mut() {
-                    Some(c) => Some(c.path_for(p)?),
-                    None => None,
-                };
-                solve_one(
-                    &a,
-                    &opts,
-                    p,
-                    &pos,
-                    cert_path.as_deref(),
-                    &progress,
-                    &mut tally,
-                )?;
-            }
+            Ok(pos) => session.solve(p, &pos)?,
             Err(e) => {
                 let err = unreadable(&problems.origin, problems.located, p, &e);
                 // Printed as it comes, not through the bar.
                 emit(render::unreadable(p, &err, a.json));
-                tally.unreadable(err);
+                session.tally.unreadable(err);
             }
         }
     }
-    progress.finish();
-    tally.finish(problems.total, &problems.origin)
+    session.progress.finish();
+    session.tally.finish(problems.total, &problems.origin)
 }
 
-/// Solves problem `p` (loaded as `pos`), certifies the answer (written to `cert_path`
-/// if given), prints it, and counts it.
-fn solve_one(
-    a: &TsumeArgs,
-    opts: &SolverOptions,
-    p: &Problem,
-    pos: &Position,
-    cert_path: Option<&std::path::Path>,
-    progress: &Progress,
-    tally: &mut Tally,
-) -> Result<(), Failure> {
-    if a.show && !a.json {
-        emit(pos.to_string());
+/// What the problems of a run share: the arguments, the solver's options, where the
+/// certificates go, the progress bar and the counts.
+struct Session<'a> {
+    args: &'a TsumeArgs,
+    opts: SolverOptions,
+    cert_paths: Option<CertificatePaths>,
+    progress: Progress,
+    tally: Tally,
+}
+
+impl Session<'_> {
+    /// Solves problem `p` (loaded as `pos`), certifies the answer (the certificate
+    /// written where `--certificate` says), prints it (after the board with `--show`),
+    /// and counts it.
+    fn solve(&mut self, p: &Problem, pos: &Position) -> Result<(), Failure> {
+        let a = self.args;
+        if a.show && !a.json {
+            emit(pos.to_string());
+        }
+        let cert_path = match self.cert_paths.as_mut() {
+            Some(c) => Some(c.path_for(p)?),
+            None => None,
+        };
+        let cert_path = cert_path.as_deref();
+        let (r, cert, solve_ms) = solve_and_certify(pos, &self.opts, cert_path, !a.no_certify)?;
+        self.tally.answered(r.outcome, &cert);
+        let answer = Answer {
+            problem: p,
+            pos,
+            result: &r,
+            cert: &cert,
+            solve_ms,
+            cert_path,
+        };
+        for msg in render::warnings(&answer) {
+            self.progress.warn(msg);
+        }
+        self.progress.emit(if a.json {
+            render::json(&answer, a)
+        } else {
+            render::text(&answer, a)
+        });
+        self.progress.advance(&p.id, r.outcome);
+        Ok(())
     }
-    let (r, cert, solve_ms) = solve_and_certify(pos, opts, cert_path, !a.no_certify)?;
-    tally.answered(r.outcome, &cert);
-    let answer = Answer {
-        problem: p,
-        pos,
-        result: &r,
-        cert: &cert,
-        solve_ms,
-        cert_path,
-    };
-    for msg in render::warnings(&answer) {
-        progress.warn(msg);
-    }
-    progress.emit(if a.json {
-        render::json(&answer, a)
-    } else {
-        render::text(&answer, a)
-    });
-    progress.advance(&p.id, r.outcome);
-    Ok(())
 }
 
 /// Runs `shogi-lab usi` on stdin/stdout.
