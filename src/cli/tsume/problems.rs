@@ -4,8 +4,10 @@
 use crate::cli::error::{InputError, Located, Origin};
 use crate::cli::Failure;
 use crate::notation::sfen::write_sfen;
+use crate::shard::Shard;
 use crate::tsume::problems::{parse_line as read_problem_line, Problem};
 use crate::tsume::ProblemError;
+use std::path::Path;
 
 /// Problems read one at a time, or the error that ended the input.
 type ProblemIter = Box<dyn Iterator<Item = Result<Problem, Failure>>>;
@@ -22,43 +24,37 @@ pub(super) struct Problems {
     pub(super) located: bool,
 }
 
+/// The problems `input` names, cut to `shard`, and whether the input states both hands
+/// (a record file: its defender's hand is taken as given).
+///
+/// # Errors
+/// An unreadable record, `--ply` without a record, a missing file that is not a SFEN
+/// either, and (for a regular file, read whole in a first pass to count its problems,
+/// or a sharded stdin) the first bad line.
 pub(super) fn problems_of(
     input: &str,
     ply: usize,
-    shard: Option<crate::shard::Shard>,
+    shard: Option<Shard>,
 ) -> Result<(Problems, bool), Failure> {
-    let given = |p: Problem, hands_given: bool, origin: Origin| {
-        let only = shard.map_or(true, |s| !s.items(1).is_empty());
-        (
-            Problems {
-                iter: Box::new(only.then_some(Ok(p)).into_iter()),
-                total: Some(1),
-                located: !hands_given,
-                origin,
-            },
-            hands_given,
-        )
-    };
     if crate::cli::is_record_file(input) {
         // A record states both hands (KIF: 後手の持駒 / 残りの駒全部), so they are taken as given.
         let pos = crate::cli::record_position(input, ply)?;
-        return Ok(given(
-            Problem {
-                id: input.to_string(),
-                sfen: write_sfen(&pos),
-                extra: Vec::new(),
-                line: 1,
-                column: 1,
-            },
+        let p = Problem {
+            id: input.to_string(),
+            sfen: write_sfen(&pos),
+            extra: Vec::new(),
+            line: 1,
+            column: 1,
+        };
+        return Ok((
+            single(p, Origin::File(input.to_string()), false, shard),
             true,
-            Origin::File(input.to_string()),
         ));
     }
     if ply != 0 {
         return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
     }
-    let path = std::path::Path::new(input);
-    if input != "-" && !path.exists() {
+    if input != "-" && !Path::new(input).exists() {
         // A SFEN or USI position always has spaces between its fields; a single word is a file name.
         if !input.trim().contains(char::is_whitespace) {
             return Err(InputError::new(
@@ -67,27 +63,33 @@ pub(super) fn problems_of(
             )
             .into());
         }
-        return Ok(given(
-            Problem {
-                id: "1".into(),
-                sfen: input.trim().to_string(),
-                extra: Vec::new(),
-                line: 1,
-                column: 1 + input.len() - input.trim_start().len(),
-            },
-            false,
-            Origin::Argument,
-        ));
+        let p = Problem {
+            id: "1".into(),
+            sfen: input.trim().to_string(),
+            extra: Vec::new(),
+            line: 1,
+            column: 1 + input.len() - input.trim_start().len(),
+        };
+        return Ok((single(p, Origin::Argument, true, shard), false));
     }
-    let lines = |name: &str| -> Result<ProblemIter, Failure> {
-        Ok(Box::new(crate::cli::input_lines(name)?.filter_map(
-            |item| match item {
-                Ok((n, line)) => read_problem_line(&line, n).map(Ok),
-                Err(e) => Some(Err(e)),
-            },
-        )))
-    };
-    let total = if path.is_file() {
+    Ok((listed(input, shard)?, false))
+}
+
+/// One problem from `origin`, or none when `shard` leaves it out; `located` when its
+/// line and column are places in `origin`.
+fn single(p: Problem, origin: Origin, located: bool, shard: Option<Shard>) -> Problems {
+    let only = shard.map_or(true, |s| !s.items(1).is_empty());
+    Problems {
+        iter: Box::new(only.then_some(Ok(p)).into_iter()),
+        total: Some(1),
+        located,
+        origin,
+    }
+}
+
+/// The problem lines of file `input` (`-`: stdin), cut to `shard`.
+fn listed(input: &str, shard: Option<Shard>) -> Result<Problems, Failure> {
+    let total = if Path::new(input).is_file() {
         let mut n = 0;
         for p in lines(input)? {
             p?;
@@ -97,50 +99,46 @@ pub(super) fn problems_of(
     } else {
         None
     };
-    match (shard, total) {
-        (None, _) => Ok((
-            Problems {
-                iter: lines(input)?,
-                total,
-                origin: Origin::file(input),
-                located: true,
-            },
-            false,
-        )),
+    let (iter, total): (ProblemIter, _) = match (shard, total) {
+        (None, _) => (lines(input)?, total),
         (Some(s), Some(n)) => {
             let mine = s.items(n);
-            Ok((
-                Problems {
-                    iter: Box::new(
-                        lines(input)?
-                            .enumerate()
-                            .filter(move |(i, _)| mine.contains(i))
-                            .map(|(_, p)| p),
-                    ),
-                    total: Some(n),
-                    origin: Origin::file(input),
-                    located: true,
-                },
-                false,
-            ))
+            (
+                Box::new(
+                    lines(input)?
+                        .enumerate()
+                        .filter(move |(i, _)| mine.contains(i))
+                        .map(|(_, p)| p),
+                ),
+                Some(n),
+            )
         }
         (Some(s), None) => {
             // A pipe: a shard needs the count, so this input is read whole.
             let all = lines(input)?.collect::<Result<Vec<_>, _>>()?;
             let n = all.len();
             let mine: Vec<_> = all[s.items(n)].to_vec();
-            Ok((
-                Problems {
-                    iter: Box::new(mine.into_iter().map(Ok)),
-                    total: Some(n),
-                    origin: Origin::file(input),
-                    located: true,
-                },
-                false,
-            ))
+            (Box::new(mine.into_iter().map(Ok)), Some(n))
         }
-    }
+    };
+    Ok(Problems {
+        iter,
+        total,
+        origin: Origin::file(input),
+        located: true,
+    })
 }
+
+/// The problems of file `name` (`-`: stdin), one per line, streamed.
+fn lines(name: &str) -> Result<ProblemIter, Failure> {
+    Ok(Box::new(crate::cli::input_lines(name)?.filter_map(
+        |item| match item {
+            Ok((n, line)) => read_problem_line(&line, n).map(Ok),
+            Err(e) => Some(Err(e)),
+        },
+    )))
+}
+
 /// Why problem `p` could not be loaded, located at its line and column in `origin` when
 /// `located` (a problem line), else at `origin` alone (a record file).
 pub(super) fn unreadable(
