@@ -220,6 +220,213 @@ fn other_bad_usi_texts_are_one_line() {
     );
 }
 
+// The answers and the end of a run, as printed (src/cli/tsume/render.rs, tally.rs).
+
+/// `text` with the numbers that vary with the search or the machine (timings, node and
+/// byte counts) as `N`.
+fn redact(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let t: Vec<&str> = line.split(' ').collect();
+            (0..t.len())
+                .map(|i| {
+                    let number = t[i].parse::<f64>().is_ok();
+                    let after = i > 0
+                        && ["solve", "extraction", "check", "time", "nodes"].contains(&t[i - 1]);
+                    let before = t.get(i + 1).is_some_and(|n| *n == "nodes" || *n == "bytes");
+                    if number && (after || before) {
+                        "N"
+                    } else {
+                        t[i]
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// G*1b and G*2b both mate at once (the pawns on ２三 and １三 guard the gold).
+const TWO_MATES: &str = "8k/9/7PP/9/9/9/9/9/9 b G 1";
+
+#[test]
+fn the_text_answer_is_one_line_per_fact() {
+    let o = run(&[
+        "tsume",
+        TWO_MATES,
+        "--nodes",
+        "20000",
+        "--alt-nodes",
+        "1000",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        redact(&o.stdout),
+        "1: mate
+  plies 1 (shortest)
+  line  ▲１二金
+  usi   G*1b
+  余詰  G*2b
+  certified  N nodes  N bytes  cpu ms: solve N extraction N check N
+  shortest certified: mate within 1 plies, no mate within 0 (無駄合 not counted)  N nodes  N bytes  cpu ms: extraction N check N
+  nodes N  time N s"
+    );
+    // Unchecked, the certificate's line names where it was written; no 余詰 line without --alt-nodes.
+    let tmp = TempDir::new("tsume-text");
+    let path = tmp.join("c.jsonl").display().to_string();
+    let o = run(&[
+        "tsume",
+        TWO_MATES,
+        "--nodes",
+        "20000",
+        "--count-futile",
+        "--no-certify",
+        "--certificate",
+        &path,
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        redact(&o.stdout),
+        format!(
+            "1: mate
+  plies 1 (shortest)
+  line  ▲１二金
+  usi   G*1b
+  certificate (unchecked)  N nodes  N bytes  cpu ms: solve N extraction N  {path}
+  nodes N  time N s"
+        )
+    );
+    assert!(std::path::Path::new(&path).is_file());
+}
+
+#[test]
+fn an_unknown_answer_is_exit_1_with_the_count() {
+    // cases.sfen's pawn-drop-not-mate is a mate in 3: none within 1 ply.
+    let o = run(&[
+        "tsume",
+        "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+        "--max-plies",
+        "1",
+        "--nodes",
+        "20000",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        redact(&o.stdout),
+        "1: unknown\n  no mate within 1 plies\n  nodes N  time N s"
+    );
+    assert_eq!(
+        o.stderr.trim_end(),
+        "shogi-lab: 1 of 1 problem(s) unknown within limits"
+    );
+}
+
+#[test]
+fn show_prints_the_board_before_the_text_answer_only() {
+    let o = run(&["tsume", TWO_MATES, "--nodes", "20000", "--show"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(lines[0].starts_with("後手の持駒"), "{}", o.stdout);
+    let hand = lines.iter().position(|l| l.starts_with("先手の持駒"));
+    let answer = lines.iter().position(|l| *l == "1: mate");
+    assert!(hand.is_some() && hand < answer, "{}", o.stdout);
+    let json = run(&["tsume", TWO_MATES, "--nodes", "20000", "--show", "--json"]);
+    assert_eq!(json_lines(&json).len(), 1, "{}", json.stdout);
+}
+
+#[test]
+fn bad_lines_are_answered_in_place_and_the_first_is_the_error() {
+    let tmp = TempDir::new("tsume-bad");
+    let file = tmp.file(
+        "bad.sfen",
+        b"ok\t8k/9/8P/9/9/9/9/9/9 b G 1\nbad1\t8k/9/8P/9/9/9/9/9 b G 1\nbad2\t8k/9/8P/9/9/9/9/9/9 x G 1\n",
+    );
+    let first = format!("{file}:2:6: the board has 8 ranks, expected 9");
+    let o = run(&["tsume", &file, "--nodes", "20000"]);
+    one_error(
+        &o,
+        &format!("{first} (and 1 more problem(s) that could not be read)"),
+    );
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines[0], "ok: mate");
+    assert!(lines.contains(&format!("bad1: bad input: {first}").as_str()));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("bad2: bad input: ") && l.contains(":3:")));
+    let o = run(&["tsume", &file, "--nodes", "20000", "--json"]);
+    assert_eq!(o.code, 2);
+    let bad1: serde_json::Value =
+        serde_json::from_str(o.stdout.lines().nth(1).expect("a second line")).expect("JSON");
+    assert_eq!(
+        bad1,
+        serde_json::json!({
+            "id": "bad1", "sfen": "8k/9/8P/9/9/9/9/9 b G 1", "result": "error",
+            "plies": null, "shortest": null, "usi": null, "kif": null,
+            "no_mate_within": null, "mate_within": null, "alternatives": null,
+            "certified": null, "shortest_certified": null, "nodes": 0, "time_ms": 0,
+            "error": first,
+        })
+    );
+}
+
+#[test]
+fn certificate_ids_must_be_distinct_plain_file_names() {
+    let tmp = TempDir::new("tsume-ids");
+    let sfen = "8k/9/8P/9/9/9/9/9/9 b G 1";
+    let dup = tmp.file("dup.sfen", format!("a\t{sfen}\na\t{sfen}\n").as_bytes());
+    let dir = tmp.join("certs").display().to_string();
+    let o = run(&["tsume", &dup, "--nodes", "20000", "--certificate", &dir]);
+    one_error(
+        &o,
+        "line 2: id \"a\" twice: --certificate needs distinct ids",
+    );
+    assert!(tmp.join("certs/a.jsonl").is_file());
+    // With --show the refused problem's board is printed first.
+    let o = run(&[
+        "tsume",
+        &dup,
+        "--nodes",
+        "20000",
+        "--show",
+        "--certificate",
+        &dir,
+    ]);
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stdout
+            .lines()
+            .filter(|l| l.starts_with("後手の持駒"))
+            .count(),
+        2,
+        "{}",
+        o.stdout
+    );
+    let slash = tmp.file("slash.sfen", format!("a/b\t{sfen}\n").as_bytes());
+    // One problem in a file: the certificate path is the file itself, no id needed.
+    let one = tmp.join("one.jsonl").display().to_string();
+    let o = run(&["tsume", &slash, "--nodes", "20000", "--certificate", &one]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(tmp.join("one.jsonl").is_file());
+    let slash = tmp.file("slash.sfen", format!("a/b\t{sfen}\nc\t{sfen}\n").as_bytes());
+    one_error(
+        &run(&["tsume", &slash, "--nodes", "20000", "--certificate", &dir]),
+        "line 1: id \"a/b\" is not a plain file name for --certificate",
+    );
+}
+
+#[test]
+fn an_input_without_problems_is_an_error() {
+    let tmp = TempDir::new("tsume-empty");
+    let file = tmp.file("empty.sfen", b"# only a comment\n\n");
+    let why = "no problems in the input (empty, or only blank and # lines)";
+    one_error(&run(&["tsume", &file]), &format!("{file}: {why}"));
+    one_error(
+        &run_with(&["tsume", "-"], "# nothing\n"),
+        &format!("<stdin>: {why}"),
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -1,0 +1,63 @@
+//! The solver of one run: its options from the arguments, and one problem solved and
+//! certified on a thread of its own.
+
+use super::TsumeArgs;
+use crate::cli::certificate::{certify_answer, ms_since, now, Certified};
+use crate::cli::Failure;
+use crate::tsume::{DefenderHand, SolveResult, Solver, SolverOptions};
+use std::path::Path;
+use std::time::Duration;
+
+/// The solver's options from the arguments, once `--memory` is checked against the
+/// memory the machine has.
+pub(super) fn solver_options(a: &TsumeArgs) -> Result<SolverOptions, Failure> {
+    crate::resources::check_memory_request(a.memory << 20, "--memory")
+        .map_err(|e| Failure::input(e.to_string()))?;
+    Ok(SolverOptions {
+        nodes: a.nodes,
+        time: a.time.map(Duration::from_secs_f64),
+        memory_mib: a.memory as usize,
+        shortest: !a.any_mate,
+        count_futile: a.count_futile,
+        alt_nodes: a.alt_nodes,
+        max_plies: a.max_plies,
+        control: None,
+    })
+}
+
+/// The defender's hand: as given with `--defender-hand-as-given` or when the input
+/// states both hands (a record), else all remaining pieces.
+pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
+    if a.defender_hand_as_given || hands_given {
+        DefenderHand::AsGiven
+    } else {
+        DefenderHand::Remaining
+    }
+}
+
+/// Solves one problem and certifies the answer, on a thread with a deep stack
+/// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
+/// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
+pub(super) fn solve_and_certify(
+    pos: &crate::rules::Position,
+    opts: &SolverOptions,
+    path: Option<&Path>,
+    check: bool,
+) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, || {
+                let mut solver = Solver::try_new(opts.clone())
+                    .map_err(|e| Failure::input(format!("--memory: {e}")))?;
+                let t = now();
+                let r = solver.solve(pos);
+                let solve_ms = ms_since(t);
+                let c = certify_answer(&solver, pos, &r, path, check)?;
+                Ok((r, c, solve_ms))
+            })
+            .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
