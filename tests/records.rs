@@ -11,7 +11,9 @@ use rand::{Rng, SeedableRng};
 use shogi_lab::notation::csa::{read_csa, write_csa};
 use shogi_lab::notation::japanese::ki2_line;
 use shogi_lab::notation::kif::{read_kif, write_kif, Flavor};
-use shogi_lab::notation::record::{decode, EndWord, Ending, Line, Record, RecordMove};
+use shogi_lab::notation::record::{
+    decode, EndWord, Ending, Line, Record, RecordErrorKind, RecordMove,
+};
 use shogi_lab::notation::sfen::{parse_usi_position, write_sfen, write_usi_position};
 use shogi_lab::rules::{Move, Position, Rules};
 use std::fmt::Write as _;
@@ -128,6 +130,141 @@ fn malformed_corpus_gives_located_errors() {
             insta::assert_snapshot!(e);
         });
     });
+}
+
+/// A BOD diagram (Gote's king on ５一, a Sente pawn on ５三) with the given hands;
+/// `skip_row` leaves one rank out.
+fn bod(gote_hand: &str, sente_hand: &str, skip_row: Option<usize>) -> String {
+    let mut s = format!(
+        "後手の持駒：{gote_hand}\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n"
+    );
+    for (i, rank) in "一二三四五六七八九".chars().enumerate() {
+        let row = match i {
+            0 => " ・ ・ ・ ・v玉 ・ ・ ・ ・",
+            2 => " ・ ・ ・ ・ 歩 ・ ・ ・ ・",
+            _ => " ・ ・ ・ ・ ・ ・ ・ ・ ・",
+        };
+        if skip_row != Some(i) {
+            writeln!(s, "|{row}|{rank}").unwrap();
+        }
+    }
+    writeln!(s, "+---------------------------+\n先手の持駒：{sente_hand}").unwrap();
+    s
+}
+
+fn kif_error(text: &str) -> (usize, RecordErrorKind) {
+    let e = read_kif(text).expect_err("a malformed record must not parse");
+    (e.line, e.kind)
+}
+
+#[test]
+fn kif_header_part_errors_name_their_line() {
+    // A diagram without nine rows: at the first move, or at the end of a file without moves.
+    let missing = bod("なし", "金", Some(4));
+    let nine_rows = RecordErrorKind::BadBoard("the diagram does not have nine rows".into());
+    assert_eq!(
+        kif_error(&format!("{missing}   1 ５二金打\n")),
+        (14, nine_rows.clone())
+    );
+    assert_eq!(kif_error(&missing), (13, nine_rows));
+    assert_eq!(
+        kif_error(&bod("残り全部", "残りの駒全部", None)),
+        (
+            14,
+            RecordErrorKind::BadHand("both hands are 残り全部".into())
+        )
+    );
+    for hand in ["玉", "歩　歩", "歩十九", "歩〇", "象"] {
+        assert_eq!(
+            kif_error(&bod("残り全部", hand, None)),
+            (14, RecordErrorKind::BadHand(hand.into())),
+            "{hand}"
+        );
+    }
+    assert_eq!(
+        kif_error(&format!("{}手数＝十x\n", bod("残り全部", "金", None))),
+        (15, RecordErrorKind::UnknownLine("手数＝十x".into()))
+    );
+    // An unknown 手合割 is reported at its own line, not where the header part ends.
+    assert_eq!(
+        kif_error("手合割：九枚落ち\n棋戦：x\n\n   1 ７六歩(77)\n"),
+        (1, RecordErrorKind::UnknownHandicap("九枚落ち".into()))
+    );
+}
+
+#[test]
+fn kif_diagram_sets_side_hands_and_first_move_number() {
+    // 残り全部 for Sente: every piece not on the board or in Gote's hand.
+    let r = read_kif(&format!(
+        "{}先手番\n手数＝十\n  11 ５二金打\n",
+        bod("金二　銀", "残り全部", None)
+    ))
+    .unwrap();
+    assert_eq!(r.first_move_number, 11);
+    assert_eq!(
+        write_sfen(&r.start),
+        "4k4/9/4P4/9/9/9/9/9/9 b 2R2B2G3S4N4L17P2gs 1"
+    );
+    assert_eq!(r.main_moves().len(), 1);
+    // A side line overrides the 手合割's side to move.
+    let r = read_kif("手合割：平手\n後手番\n   1 ３四歩(33)\n").unwrap();
+    assert_eq!(
+        write_sfen(&r.start),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+}
+
+#[test]
+fn kif_comments_bookmarks_and_summary_before_any_move_are_kept() {
+    let r = read_kif("手合割：平手\n*before\n&mark\n   1 ７六歩(77)\n*after\n&mk1\n").unwrap();
+    assert_eq!(r.start_comments, ["before", "&mark"]);
+    assert_eq!(r.main.moves[0].comments, ["after"]);
+    assert_eq!(r.main.moves[0].bookmark.as_deref(), Some("mk1"));
+    // A summary with no moves belongs to the (empty) main line.
+    let r = read_kif("手合割：平手\nまで0手で中断\n").unwrap();
+    assert!(r.main.moves.is_empty());
+    assert_eq!(r.main.summary.as_deref(), Some("まで0手で中断"));
+    // A summary then a move is refused even before the first move.
+    let (line, kind) = kif_error("手合割：平手\nまで0手\n   1 ７六歩(77)\n");
+    assert_eq!(line, 3);
+    assert!(matches!(kind, RecordErrorKind::MoveAfterEnd(_)), "{kind:?}");
+}
+
+#[test]
+fn kif_variation_errors_name_their_line() {
+    assert_eq!(
+        kif_error("手合割：平手\n変化：1手\n"),
+        (2, RecordErrorKind::BadVariation(1))
+    );
+    assert_eq!(
+        kif_error("手合割：平手\n   1 ７六歩(77)\n変化：x手\n"),
+        (3, RecordErrorKind::UnknownLine("変化：x手".into()))
+    );
+    // A line holds moves up to its end word only.
+    assert_eq!(
+        kif_error("手合割：平手\n   1 ７六歩(77)\n   2 投了\n変化：2手\n"),
+        (4, RecordErrorKind::BadVariation(2))
+    );
+    assert_eq!(
+        kif_error("手合割：平手\n▲７六歩\n投了\n投了\n"),
+        (4, RecordErrorKind::MoveAfterEnd("投了".into()))
+    );
+}
+
+/// Kifu for Windows order: a 変化 on the first move of the current branch
+/// branches from that branch's parent, as its next variation.
+#[test]
+fn kif_variation_of_a_branch_first_move_attaches_to_the_parent() {
+    let kif = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n変化：3手\n   3 ６八銀(79)\n変化：2手\n   2 ４四歩(43)\n変化：二手\n   2 ５四歩(53)\n";
+    let r = read_kif(kif).unwrap();
+    let vars = &r.main.moves[1].variations;
+    let first: Vec<String> = vars.iter().map(|v| v.moves[0].mv.to_string()).collect();
+    assert_eq!(first, ["8c8d", "4c4d", "5c5d"]);
+    assert_eq!(
+        vars[0].moves[1].variations[0].moves[0].mv.to_string(),
+        "7i6h"
+    );
+    assert_eq!(read_kif(&write_kif(&r, Flavor::Kif)).unwrap(), r);
 }
 
 fn playout(seed: u64, len: usize) -> (Position, Vec<Move>) {
