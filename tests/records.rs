@@ -214,6 +214,24 @@ fn kif_diagram_sets_side_hands_and_first_move_number() {
     );
 }
 
+/// Every standard 手合割 read from its header alone is its own position, hands included
+/// (歩三兵 was read as 裸玉: Gote's three pawns were dropped), and written back as itself.
+#[test]
+fn kif_handicap_header_alone_gives_its_position_and_hands() {
+    use shogi_lab::notation::kif::HANDICAPS;
+    for (name, sfen) in HANDICAPS {
+        let r = read_kif(&format!("手合割：{name}\n")).unwrap();
+        assert_eq!(write_sfen(&r.start), *sfen, "{name}");
+        let back = read_kif(&write_kif(&r, Flavor::Kif)).unwrap();
+        assert_eq!(write_sfen(&back.start), *sfen, "{name} written and read back");
+    }
+    let r = read_kif("手合割：歩三兵\n   1 ５二玉(51)\n").unwrap();
+    assert_eq!(
+        write_sfen(&r.start),
+        "4k4/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 3p 1"
+    );
+}
+
 #[test]
 fn kif_comments_bookmarks_and_summary_before_any_move_are_kept() {
     let r = read_kif("手合割：平手\n*before\n&mark\n   1 ７六歩(77)\n*after\n&mk1\n").unwrap();

@@ -141,10 +141,11 @@ impl Preamble {
         }
     }
 
-    /// The hands (empty when not given); one 残り全部 hand gets the rest of the pieces.
+    /// The hands: as given, else the setup's (a diagram's are empty, a 手合割's its
+    /// own: 歩三兵 gives Gote three pawns); one 残り全部 hand gets the rest of the pieces.
     fn hands_for(&self, setup: &Setup, ln: usize) -> Result<ByColor<Hand>, RecordError> {
-        let sente = self.hands.sente.unwrap_or(Some(Hand::EMPTY));
-        let gote = self.hands.gote.unwrap_or(Some(Hand::EMPTY));
+        let sente = self.hands.sente.unwrap_or(Some(setup.hands.sente));
+        let gote = self.hands.gote.unwrap_or(Some(setup.hands.gote));
         match (sente, gote) {
             (Some(s), Some(g)) => Ok(ByColor { sente: s, gote: g }),
             (Some(s), None) => Ok(ByColor {
