@@ -223,7 +223,11 @@ fn kif_handicap_header_alone_gives_its_position_and_hands() {
         let r = read_kif(&format!("手合割：{name}\n")).unwrap();
         assert_eq!(write_sfen(&r.start), *sfen, "{name}");
         let back = read_kif(&write_kif(&r, Flavor::Kif)).unwrap();
-        assert_eq!(write_sfen(&back.start), *sfen, "{name} written and read back");
+        assert_eq!(
+            write_sfen(&back.start),
+            *sfen,
+            "{name} written and read back"
+        );
     }
     let r = read_kif("手合割：歩三兵\n   1 ５二玉(51)\n").unwrap();
     assert_eq!(
