@@ -223,7 +223,11 @@ fn kif_handicap_header_alone_gives_its_position_and_hands() {
         let r = read_kif(&format!("手合割：{name}\n")).unwrap();
         assert_eq!(write_sfen(&r.start), *sfen, "{name}");
         let back = read_kif(&write_kif(&r, Flavor::Kif)).unwrap();
-        assert_eq!(write_sfen(&back.start), *sfen, "{name} written and read back");
+        assert_eq!(
+            write_sfen(&back.start),
+            *sfen,
+            "{name} written and read back"
+        );
     }
     let r = read_kif("手合割：歩三兵\n   1 ５二玉(51)\n").unwrap();
     assert_eq!(
@@ -322,5 +326,161 @@ proptest! {
         prop_assert_eq!(back[0].main_moves(), moves.clone());
         let usi = write_usi_position(&start, &moves);
         prop_assert_eq!(parse_usi_position(&usi, Rules::STANDARD).map_err(|e| TestCaseError::fail(e.to_string()))?.moves, moves);
+    }
+}
+
+fn csa_error(text: &str) -> String {
+    read_csa(text)
+        .expect_err("a malformed CSA record must not parse")
+        .to_string()
+}
+
+/// Every reason the CSA reader gives, at the line of the statement.
+#[test]
+fn csa_statement_errors_name_their_line_and_reason() {
+    let cases = [
+        // Headers and the initial position.
+        ("N+a\n$EVENT\n", "line 2: bad field \"$EVENT\""),
+        (
+            "PI\n+\n+７７７６FU\n",
+            "line 3: non-ASCII text in \"+７７７６FU\"",
+        ),
+        ("PI82HI2\n", "line 1: bad PI removals \"82HI2\""),
+        ("PI00HI\n", "line 1: bad square in PI \"00HI\""),
+        ("PI82XX\n", "line 1: bad piece in PI \"82XX\""),
+        (
+            "PI82KA\n",
+            "line 1: PI removes \"82KA\" but that square does not hold it",
+        ),
+        ("P1xKY\n", "line 1: bad square \"xKY\""),
+        ("P1-KX\n", "line 1: bad piece \"-KX\""),
+        ("P+5\n", "line 1: bad placement \"P+5\""),
+        ("P+5AFU\n", "line 1: bad square \"5AFU\""),
+        ("P+59AL\n", "line 1: AL must be given as 00AL"),
+        ("P+00OU\n", "line 1: \"00OU\" cannot be in hand"),
+        ("P+00XX\n", "line 1: bad piece \"00XX\""),
+        (
+            "+\n",
+            "line 1: a move or side before any position (PI, P1…P9 or P+/P-)",
+        ),
+        (
+            "PI\n+\n+7776FU\n-\n",
+            "line 4: side to move after the moves began",
+        ),
+        // After the first move, `P+…` is no placement.
+        (
+            "PI\n+\n+7776FU\nP+00FU\n",
+            "line 4: unrecognised line \"P+00FU\"",
+        ),
+        ("PI\n+\nX\n", "line 3: unrecognised line \"X\""),
+        // Times and end commands.
+        ("PI\n+\nT3\n", "line 3: a time before any move"),
+        ("PI\n+\n+7776FU\nTx\n", "line 4: bad time \"Tx\""),
+        ("PI\n+\n+7776FU\nT1e10\n", "line 4: bad time \"T1e10\""),
+        ("PI\n+\n%FOO\n", "line 3: unknown end command \"%FOO\""),
+        (
+            "PI\n+\n%TORYO\n%CHUDAN\n",
+            "line 4: second end command \"%CHUDAN\"",
+        ),
+        (
+            "%TORYO\n",
+            "line 1: a move or side before any position (PI, P1…P9 or P+/P-)",
+        ),
+        // Moves, each with its number.
+        (
+            "PI\n+\n+7776F\n",
+            "line 3: move 1 \"+7776F\": not of the form +7776FU",
+        ),
+        ("PI\n+\n-3334FU\n", "line 3: move 1 \"-3334FU\": wrong side"),
+        ("PI\n+\n+7A76FU\n", "line 3: move 1 \"+7A76FU\": bad origin"),
+        (
+            "PI\n+\n+7700FU\n",
+            "line 3: move 1 \"+7700FU\": bad destination",
+        ),
+        ("PI\n+\n+7776FV\n", "line 3: move 1 \"+7776FV\": bad piece"),
+        (
+            "PI\n+\n+5556FU\n",
+            "line 3: move 1 \"+5556FU\": no piece on the origin",
+        ),
+        (
+            "PI\n+\n+7776KI\n",
+            "line 3: move 1 \"+7776KI\": the piece does not match the origin",
+        ),
+        (
+            "PI\n+\n+7776FU,-3334FU,+2725FU\n",
+            "line 3: move 3 \"+2725FU\": illegal",
+        ),
+        (
+            "PI\n+\n+7776FU\n%TORYO\n-3334FU\n",
+            "line 5: move after the end of the line (-3334FU)",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(csa_error(text), want, "{text:?}");
+    }
+}
+
+/// `PI` removals, `P1`…`P9` rows (trailing blanks trimmed), `P+`/`P-`
+/// placements with `00AL`, the side to move, names and `$` fields.
+#[test]
+fn csa_position_statements_give_the_initial_position() {
+    let r =
+        &read_csa("V3.0\nVx\nN+a\nN-b\n$EVENT:e\n$FOO:f:g\nPI82HI22KA\n-\n-5142OU\n").unwrap()[0];
+    assert_eq!(
+        r.headers,
+        [("先手", "a"), ("後手", "b"), ("棋戦", "e"), ("$FOO", "f:g")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    assert_eq!(
+        write_sfen(&r.start),
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    // Only the trailing blanks of the last ` * ` may be missing.
+    let empty = " * ".repeat(9);
+    let rows = format!(
+        "P1{e4}-OU{e4}\nP2{empty}\nP3{e4}+FU{e4}\nP4{empty}\nP5{empty}\nP6{empty}\nP7{empty}\nP8{empty}\nP9{e4}+OU *  *  *  *\n",
+        e4 = " * ".repeat(4)
+    );
+    let r = &read_csa(&format!("{rows}P+00KI00KI\nP-00AL\n")).unwrap()[0];
+    assert_eq!(
+        write_sfen(&r.start),
+        "4k4/9/4P4/9/9/9/9/9/4K4 b 2G2r2b2g4s4n4l17p 1"
+    );
+    let r = &read_csa("P-51OU\nP+59OU53FU00KI\nP+00AL\n-\n").unwrap()[0];
+    assert_eq!(
+        write_sfen(&r.start),
+        "4k4/9/4P4/9/9/9/9/9/4K4 w 2R2B4G4S4N4L17P 1"
+    );
+}
+
+/// Every end command, the fouler of `%±ILLEGAL_ACTION`, and where a time goes:
+/// to the last move, or to the end command once there is one.
+#[test]
+fn csa_end_commands_and_times_attach_where_read() {
+    let words = [
+        ("%TORYO", EndWord::Resign),
+        ("%CHUDAN", EndWord::Interrupt),
+        ("%SENNICHITE", EndWord::Repetition),
+        ("%JISHOGI", EndWord::Impasse),
+        ("%TSUMI", EndWord::Mate),
+        ("%FUZUMI", EndWord::NoMate),
+        ("%TIME_UP", EndWord::TimeUp),
+        ("%ILLEGAL_MOVE", EndWord::IllegalLoss),
+        ("%KACHI", EndWord::EnteringKing),
+        ("%MATTA", EndWord::Matta),
+        ("%HIKIWAKE", EndWord::Draw),
+        ("%MAX_MOVES", EndWord::MaxMoves),
+        ("%ERROR", EndWord::Interrupt),
+        // Gote is to move after +7776FU: Gote fouled and lost, or Sente did and Gote won.
+        ("%-ILLEGAL_ACTION", EndWord::IllegalLoss),
+        ("%+ILLEGAL_ACTION", EndWord::IllegalWin),
+        ("%ILLEGAL_ACTION", EndWord::IllegalWin),
+    ];
+    for (cmd, word) in words {
+        let r = &read_csa(&format!("PI\n+\n+7776FU\nT2.9\n{cmd}\nT5\n")).unwrap()[0];
+        let end = r.main.end.expect("an end");
+        assert_eq!(end.word, word, "{cmd}");
+        assert_eq!(end.time.map(|t| t.this), Some(5), "{cmd}");
+        assert_eq!(r.main.moves[0].time.map(|t| t.this), Some(2), "{cmd}");
     }
 }
