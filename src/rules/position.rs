@@ -78,6 +78,23 @@ impl Default for Setup {
     }
 }
 
+impl Setup {
+    /// Every piece (kings aside) neither on the board nor in `other`: the hand of the
+    /// side holding "the rest" (KIF 残り全部, CSA `00AL`, a tsume defender's default hand).
+    /// A kind already over its full set gets none.
+    pub fn rest_of_pieces(&self, other: Hand) -> Hand {
+        let mut used = [0u32; 14];
+        for pc in self.board.iter().flatten() {
+            used[pc.kind.unpromote().index()] += 1;
+        }
+        PieceKind::HAND.iter().fold(Hand::EMPTY, |h, &k| {
+            let left = u32::from(k.max_count())
+                .saturating_sub(used[k.index()] + u32::from(other.count(k)));
+            h.with_count(k, left as u8)
+        })
+    }
+}
+
 /// One rule a [`Setup`] breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
@@ -976,6 +993,27 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rest of the pieces: none at the start; on a bare board with two kings, the
+    /// full set less the other hand; a kind over its full set gets none.
+    #[test]
+    fn rest_of_pieces_is_the_full_set_less_board_and_other_hand() {
+        let start = crate::notation::sfen::parse_setup(crate::notation::sfen::STARTPOS).unwrap();
+        assert_eq!(start.rest_of_pieces(Hand::EMPTY), Hand::EMPTY);
+        let bare = crate::notation::sfen::parse_setup("4k4/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
+        let other = Hand::EMPTY
+            .with_count(PieceKind::Gold, 3)
+            .with_count(PieceKind::Pawn, 20);
+        let rest = bare.rest_of_pieces(other);
+        for k in PieceKind::HAND {
+            let want = match k {
+                PieceKind::Gold => 1,
+                PieceKind::Pawn => 0,
+                _ => k.max_count(),
+            };
+            assert_eq!(rest.count(k), want, "{k:?}");
+        }
+    }
 
     /// `legal_moves_naive` plays its candidates on a copy without the history: along
     /// random games (histories up to 80 plies) it lists the fast generator's moves, and

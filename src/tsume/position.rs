@@ -183,18 +183,7 @@ pub enum ProblemError {
 /// nor in the attacker's hand.
 fn give_remaining_to_defender(setup: &mut Setup) {
     let attacker = setup.side_to_move;
-    let mut used = [0u8; 14];
-    for pc in setup.board.iter().flatten() {
-        used[pc.kind.unpromote().index()] += 1;
-    }
-    for (k, n) in setup.hands[attacker].iter() {
-        used[k.index()] += n;
-    }
-    let mut h = Hand::EMPTY;
-    for k in PieceKind::HAND {
-        h = h.with_count(k, k.max_count().saturating_sub(used[k.index()]));
-    }
-    setup.hands[!attacker] = h;
+    setup.hands[!attacker] = setup.rest_of_pieces(setup.hands[attacker]);
 }
 
 /// Reads a tsume problem: the side to move attacks (it may lack a king); the other side

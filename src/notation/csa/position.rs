@@ -8,7 +8,7 @@ use super::read::Game;
 use crate::notation::kif::position_from_setup;
 use crate::notation::record::RecordError;
 use crate::notation::sfen::{parse_setup, STARTPOS};
-use crate::rules::{Color, Hand, Piece, PieceKind, Setup, Square};
+use crate::rules::{Color, Piece, Setup, Square};
 
 /// `PI` followed by removals like `82HI22KA`: the even position without them.
 pub(super) fn pi_setup(ln: usize, rest: &str) -> Result<Setup, RecordError> {
@@ -135,28 +135,11 @@ pub(super) fn ensure_position(g: &mut Game, ln: usize) -> Result<(), RecordError
         )
     })?;
     if let Some(c) = g.rest_to {
-        setup.hands[c] = rest_of_pieces(&setup, c);
+        setup.hands[c] = setup.rest_of_pieces(setup.hands[!c]);
     }
     setup.side_to_move = g.side.unwrap_or(Color::Sente);
     let p = position_from_setup(setup).map_err(|k| RecordError { line: ln, kind: k })?;
     g.start = Some(p.clone());
     g.pos = Some(p);
     Ok(())
-}
-
-/// `00AL`: the hand of `c` holding every piece neither on the board nor in
-/// the other hand.
-fn rest_of_pieces(setup: &Setup, c: Color) -> Hand {
-    let other = setup.hands[!c];
-    let mut h = Hand::EMPTY;
-    for k in PieceKind::HAND {
-        let on_board = setup
-            .board
-            .iter()
-            .flatten()
-            .filter(|p| p.kind.unpromote() == k)
-            .count() as u8;
-        h = h.with_count(k, k.max_count().saturating_sub(on_board + other.count(k)));
-    }
-    h
 }

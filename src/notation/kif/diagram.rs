@@ -3,7 +3,7 @@
 
 use super::numbers::kanji_number;
 use crate::notation::japanese::piece_prefix;
-use crate::rules::{Color, Hand, Piece, PieceKind, Setup};
+use crate::rules::{Color, Hand, Piece};
 
 /// Parses a hand field (`銀二　歩三`, `なし`); `None` for "all remaining".
 pub(super) fn parse_hand(s: &str) -> Result<Option<Hand>, ()> {
@@ -84,20 +84,4 @@ fn japanese_rank(s: &str) -> Option<u8> {
         .chars()
         .position(|d| d == c)
         .map(|i| i as u8 + 1)
-}
-
-/// Gives `color` every piece not on the board or in the other hand (kings excluded).
-pub(super) fn rest_of_pieces(setup: &Setup, other: Hand) -> Hand {
-    let mut h = Hand::EMPTY;
-    for k in PieceKind::HAND {
-        let on_board = setup
-            .board
-            .iter()
-            .flatten()
-            .filter(|p| p.kind.unpromote() == k)
-            .count() as u8;
-        let used = on_board + other.count(k);
-        h = h.with_count(k, k.max_count().saturating_sub(used));
-    }
-    h
 }

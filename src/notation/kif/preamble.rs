@@ -2,7 +2,7 @@
 //! headers, and the 手合割, BOD diagram, hands, side to move and `手数＝N`
 //! that make the initial position.
 
-use super::diagram::{parse_bod_row, parse_hand, rest_of_pieces};
+use super::diagram::{parse_bod_row, parse_hand};
 use super::err;
 use super::handicap::handicap_setup;
 use super::numbers::kanji_number;
@@ -150,10 +150,10 @@ impl Preamble {
             (Some(s), Some(g)) => Ok(ByColor { sente: s, gote: g }),
             (Some(s), None) => Ok(ByColor {
                 sente: s,
-                gote: rest_of_pieces(setup, s),
+                gote: setup.rest_of_pieces(s),
             }),
             (None, Some(g)) => Ok(ByColor {
-                sente: rest_of_pieces(setup, g),
+                sente: setup.rest_of_pieces(g),
                 gote: g,
             }),
             (None, None) => Err(err(
