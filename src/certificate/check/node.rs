@@ -17,13 +17,13 @@ use std::borrow::Cow;
 /// `[USI move, node id]` pairs as written.
 type Pairs<'a> = Vec<(Cow<'a, str>, u64)>;
 
-/// One node line with its position, as its own rules need it.
+/// One node line as its own rules need it (its position apart: it stays where it was
+/// built).
 pub(super) struct Node<'a> {
     pub(super) id: u64,
     /// Its index in the [`Pass`].
     pub(super) ix: u32,
     pub(super) key: Key,
-    pub(super) p: Position,
     /// Whether the attacker is to move.
     pub(super) attacking: bool,
     /// Whether it follows the mate rules (a mate file's node without a budget).
@@ -74,14 +74,15 @@ fn gave_check(p: &Position) -> bool {
     attacked(p)
 }
 
-/// Checks node `n` (on line `line`) on its own and records in `out` its edges,
-/// `covered_by` claim and witnesses.
+/// Checks node `n` (on line `line`, position `p`) on its own and records in `out` its
+/// edges, `covered_by` claim and witnesses.
 ///
 /// # Errors
 /// [`CheckError::Invalid`] for the first rule it breaks; unreadable when it has not
 /// exactly one of `moves` and `covered_by`.
 pub(super) fn check(
     mut n: Node,
+    p: &mut Position,
     line: usize,
     version: u64,
     listed: &mut Listed,
@@ -107,14 +108,14 @@ pub(super) fn check(
     };
     listed.listed.clear();
     listed.all.clear();
-    check_moves(&mut n, &moves, listed, out)?;
-    check_futile(&mut n, listed, out)?;
-    check_count(&n, moves.len(), listed)?;
-    if !n.attacking && !attacked(&n.p) {
+    check_moves(&n, p, &moves, listed, out)?;
+    check_futile(&n, p, listed, out)?;
+    check_count(&n, p, moves.len(), listed)?;
+    if !n.attacking && !attacked(p) {
         return Err(invalid(id, "a defender node not in check"));
     }
     if version == 3 && !n.mate && !n.attacking {
-        check_nonfutile(&mut n, out)?;
+        check_nonfutile(&n, p, out)?;
     }
     Ok(())
 }
@@ -123,7 +124,8 @@ pub(super) fn check(
 /// recorded. Where every legal move must be listed, they are generated once and a
 /// listed move's legality is membership; elsewhere it is tested alone.
 fn check_moves(
-    n: &mut Node,
+    n: &Node,
+    p: &mut Position,
     moves: &Pairs,
     listed: &mut Listed,
     out: &mut Pass,
@@ -134,9 +136,9 @@ fn check_moves(
     let generated = n.mate != attacking && !leaf;
     if generated {
         let all = if attacking {
-            naive::legal_checks(&mut n.p)
+            naive::legal_checks(p)
         } else {
-            naive::legal_moves(&mut n.p)
+            naive::legal_moves(p)
         };
         for m in all {
             listed.all.insert(m);
@@ -154,15 +156,15 @@ fn check_moves(
         // one of them; an attacker's move not among the checks is tested alone (and
         // then gives no check).
         let member = generated && listed.all.contains(m);
-        let legal = member || ((!generated || attacking) && naive::is_legal(&mut n.p, m));
+        let legal = member || ((!generated || attacking) && naive::is_legal(p, m));
         if !legal {
             return Err(invalid(id, format!("{usi} is not legal")));
         }
         // A generated check gives check; any other attacker move is played to see.
         if attacking && !member {
-            n.p.play_unchecked(m);
-            let check = gave_check(&n.p);
-            n.p.undo();
+            p.play_unchecked(m);
+            let check = gave_check(p);
+            p.undo();
             if !check {
                 return Err(invalid(id, format!("{usi} does not give check")));
             }
@@ -176,12 +178,17 @@ fn check_moves(
 /// futile (each legal, listed or left out once); a no-mate defender node's
 /// interposition needs its non-futility witnesses ([`check_nonfutile`]); no other node
 /// carries any.
-fn check_futile(n: &mut Node, listed: &mut Listed, out: &mut Pass) -> Result<(), CheckError> {
+fn check_futile(
+    n: &Node,
+    p: &mut Position,
+    listed: &mut Listed,
+    out: &mut Pass,
+) -> Result<(), CheckError> {
     let (id, mate, attacking) = (n.id, n.mate, n.attacking);
     match (&n.futile, &n.nonfutile) {
         (Some(f), None) if mate && !attacking => {
             let (replies, edges) =
-                futility::futile(&mut n.p, &n.key, f).map_err(|w| invalid(id, w))?;
+                futility::futile(p, &n.key, f).map_err(|w| invalid(id, w))?;
             for r in replies {
                 if !listed.all.contains(r) {
                     return Err(invalid(id, format!("futile {r} is not legal")));
@@ -211,7 +218,7 @@ fn check_futile(n: &mut Node, listed: &mut Listed, out: &mut Pass) -> Result<(),
 /// mate defender node (which, with none, must be in check) and every legal check at a
 /// no-mate attacker node. Every listed move is legal and listed once, so "every legal
 /// move (check) is listed" is a count; the missing ones are named only on failure.
-fn check_count(n: &Node, moves: usize, listed: &Listed) -> Result<(), CheckError> {
+fn check_count(n: &Node, p: &Position, moves: usize, listed: &Listed) -> Result<(), CheckError> {
     let id = n.id;
     let all = listed.listed.len() == listed.all.len();
     match (n.mate, n.attacking) {
@@ -235,7 +242,7 @@ fn check_count(n: &Node, moves: usize, listed: &Listed) -> Result<(), CheckError
                     format!("defender replies missing: {:?}", listed.missing()),
                 ));
             }
-            if moves == 0 && !attacked(&n.p) {
+            if moves == 0 && !attacked(p) {
                 return Err(invalid(id, "a leaf that is not in check"));
             }
         }
@@ -258,14 +265,14 @@ fn check_count(n: &Node, moves: usize, listed: &Listed) -> Result<(), CheckError
 
 /// Version 3, a no-mate defender node: the non-futility witnesses of its one reply
 /// (the last edge recorded), one per recapture when the reply is an interposition.
-fn check_nonfutile(n: &mut Node, out: &mut Pass) -> Result<(), CheckError> {
+fn check_nonfutile(n: &Node, p: &mut Position, out: &mut Pass) -> Result<(), CheckError> {
     let id = n.id;
     let r = out
         .edges
         .last()
         .map(|e| e.2)
         .ok_or_else(|| invalid(id, "no reply"))?;
-    let edges = futility::nonfutile(&mut n.p, &n.key, r, n.nonfutile.as_deref().unwrap_or(&[]))
+    let edges = futility::nonfutile(p, &n.key, r, n.nonfutile.as_deref().unwrap_or(&[]))
         .map_err(|w| invalid(id, w))?;
     let ix = n.ix;
     out.witnesses
