@@ -745,6 +745,60 @@ fn a_cycle_of_covered_by_proves_nothing() {
 }
 
 #[test]
+fn a_cycle_of_moves_is_no_mate_proof() {
+    // The rook shuttles between ９一 and ９二 checking, the king between １一 and １二
+    // (its only reply: four knights guard ２一, ２二, １三 and ２三); the fourth move
+    // leads back to the root. Every node alone passes its rules, every move leads to
+    // its node: only the cycle gives the "mate" away.
+    let nodes = [
+        ("9b9a", "8k/R8/6N2/6N2/6NN1/9/9/9/9 b - 1"),
+        ("1a1b", "R7k/9/6N2/6N2/6NN1/9/9/9/9 w - 2"),
+        ("9a9b", "R8/8k/6N2/6N2/6NN1/9/9/9/9 b - 3"),
+        ("1b1a", "9/R7k/6N2/6N2/6NN1/9/9/9/9 w - 4"),
+    ];
+    let mut text = String::from(
+        r#"{"format":"shogi-lab/tsume-certificate","version":1,"result":"mate","root":0,"plies":4}"#,
+    );
+    for (i, (usi, sfen)) in nodes.iter().enumerate() {
+        let child = (i + 1) % nodes.len();
+        text += &format!(
+            "\n{}",
+            serde_json::json!({"id": i, "sfen": sfen, "moves": [[usi, child]]})
+        );
+    }
+    match check_text(&text, None) {
+        Err(e @ CheckError::Invalid { node, .. }) => {
+            assert!(node < nodes.len(), "{e}");
+            assert!(e.to_string().ends_with(": a cycle in a mate proof"), "{e}");
+            assert_eq!(e.exit_code(), 1);
+        }
+        other => panic!("expected a cycle, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_attacker_is_the_roots_side_to_move_whatever_line_comes_first() {
+    // The first node line is Gote's to move, the root (Sente's) comes after: the pass
+    // that took Gote for the attacker passes (Gote has no check to list; the root is
+    // covered), and the pass run again with Sente attacking finds the first line a
+    // no-mate defender node without its reply.
+    let text = [
+        r#"{"format":"shogi-lab/tsume-certificate","version":1,"result":"nomate","root":0,"plies":null}"#,
+        r#"{"id":1,"sfen":"k8/9/9/9/9/9/9/9/8K w - 1","moves":[]}"#,
+        r#"{"id":0,"sfen":"k8/9/9/9/9/9/9/9/8K b - 1","covered_by":1}"#,
+    ]
+    .join("\n");
+    let e = check_text(&text, None).unwrap_err();
+    assert_eq!(
+        e,
+        CheckError::Invalid {
+            node: 1,
+            why: "a nomate defender node has 0 replies, not 1".into()
+        }
+    );
+}
+
+#[test]
 fn cli_reports_shortest_certified() {
     let bin = env!("CARGO_BIN_EXE_shogi-lab");
     let sfen = "7k1/5G3/8S/9/9/9/9/9/9 b NP 1"; // pawn-drop-not-mate, 3 plies
