@@ -798,6 +798,48 @@ fn the_attacker_is_the_roots_side_to_move_whatever_line_comes_first() {
     );
 }
 
+/// Node lines may come in any order (specs/certificate.md): every solver-written
+/// certificate of the hand-made cases, its node lines reversed and rotated, is still
+/// valid with the same answer (the attacker was taken from the first line's side).
+#[test]
+fn node_lines_in_any_order_are_the_same_certificate() {
+    let mut checked = 0;
+    for (id, pos, _) in case_positions() {
+        let Some((text, _)) = certificate_of(&pos, false) else {
+            continue;
+        };
+        let want = check_text(&text, Some(&pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut ls: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let header = ls.remove(0);
+        if ls.len() < 2 {
+            continue;
+        }
+        let mut orders = vec![ls.iter().rev().copied().collect::<Vec<_>>()];
+        let mut rotated = ls.clone();
+        rotated.rotate_left(1);
+        orders.push(rotated);
+        for order in orders {
+            let shuffled = std::iter::once(header)
+                .chain(order)
+                .collect::<Vec<_>>()
+                .join("\n");
+            let got = check_text(&shuffled, Some(&pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(
+                (got.result, got.plies, got.nodes, got.root.side_to_move()),
+                (
+                    want.result.clone(),
+                    want.plies,
+                    want.nodes,
+                    want.root.side_to_move()
+                ),
+                "{id}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+}
+
 #[test]
 fn cli_reports_shortest_certified() {
     let bin = env!("CARGO_BIN_EXE_shogi-lab");

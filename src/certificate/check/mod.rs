@@ -67,11 +67,13 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         .filter(|(_, l)| !l.trim().is_empty());
     let (hl, htext) = lines.next().ok_or_else(|| unreadable(1, 1, "empty file"))?;
     let h = header::parse_header(htext, hl + 1)?;
-    // The side to move of the first node: the pass assumes it attacks until it meets
-    // the root.
+    // The attacker is the root's side to move, needed before the pass: read off the
+    // root's line (the first node line as the extractor writes them; node lines may
+    // come in any order, specs/certificate.md). Unreadable lines are the pass's to
+    // report.
     let first = lines
-        .next()
-        .and_then(|(_, l)| line::read(l).ok())
+        .filter_map(|(_, l)| line::read(l).ok())
+        .find(|n| n.id == h.root)
         .and_then(|n| sfen::read(&n.sfen).ok())
         .map_or(Color::Sente, |s| s.side_to_move);
     let (x, root_pos) = pass::read_nodes(text, &h, first)?;
