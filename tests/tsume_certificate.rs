@@ -778,10 +778,10 @@ fn a_cycle_of_moves_is_no_mate_proof() {
 
 #[test]
 fn the_attacker_is_the_roots_side_to_move_whatever_line_comes_first() {
-    // The first node line is Gote's to move, the root (Sente's) comes after: the pass
-    // that took Gote for the attacker passes (Gote has no check to list; the root is
-    // covered), and the pass run again with Sente attacking finds the first line a
-    // no-mate defender node without its reply.
+    // The first node line is Gote's to move, the root (Sente's) comes after: taking
+    // Gote for the attacker would pass (Gote has no check to list; the root is
+    // covered); with Sente attacking, the root's side, the first line is a no-mate
+    // defender node without its reply.
     let text = [
         r#"{"format":"shogi-lab/tsume-certificate","version":1,"result":"nomate","root":0,"plies":null}"#,
         r#"{"id":1,"sfen":"k8/9/9/9/9/9/9/9/8K w - 1","moves":[]}"#,

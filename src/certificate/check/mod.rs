@@ -71,12 +71,12 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
     // root's line (the first node line as the extractor writes them; node lines may
     // come in any order, specs/certificate.md). Unreadable lines are the pass's to
     // report.
-    let first = lines
+    let attacker = lines
         .filter_map(|(_, l)| line::read(l).ok())
         .find(|n| n.id == h.root)
         .and_then(|n| sfen::read(&n.sfen).ok())
         .map_or(Color::Sente, |s| s.side_to_move);
-    let (x, root_pos) = pass::read_nodes(text, &h, first)?;
+    let (x, root_pos) = pass::read_nodes(text, &h, attacker)?;
     if let Some(p) = problem {
         if *p != root_pos {
             return Err(invalid(h.root, "the root is not the given problem"));

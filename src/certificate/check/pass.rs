@@ -29,10 +29,8 @@ pub(super) struct Pass {
     pub(super) root: Option<Position>,
 }
 
-/// The pass over the node lines under header `h`, and the root's position. The
-/// attacker is the root's side to move; the pass needs it before it meets the root,
-/// so it assumes `first` (the first node's side) and runs again if the root says
-/// otherwise.
+/// The pass over the node lines under header `h` with `attacker` (the root's side to
+/// move, read off the root's line by the caller), and the root's position.
 ///
 /// # Errors
 /// The first node that is unreadable or breaks a rule of its own; unreadable when the
@@ -40,16 +38,13 @@ pub(super) struct Pass {
 pub(super) fn read_nodes(
     text: &str,
     h: &Header,
-    first: Color,
+    attacker: Color,
 ) -> Result<(Pass, Position), CheckError> {
-    let mut x = pass(text, h.mate, h.root, first, h.version)?;
+    let x = pass(text, h.mate, h.root, attacker, h.version)?;
     let root_pos = match &x.root {
         Some(r) => r.clone(),
         None => return Err(unreadable(1, 1, format!("root {} is not a node", h.root))),
     };
-    if root_pos.side_to_move() != first {
-        x = pass(text, h.mate, h.root, root_pos.side_to_move(), h.version)?;
-    }
     Ok((x, root_pos))
 }
 
