@@ -140,7 +140,11 @@ impl<P: MatePosition> Solver<P> {
         if or {
             self.count_replies(pos, &mut c, (ckey, cpk, chand), depth, child_budget, bounds);
         } else if INIT_DN_BY_CHECKS {
-            self.count_checks(pos, &mut c, (ckey, cpk, chand), depth, bounds);
+            if self.refute_near_horizon && child_budget == 1 && !c.pending {
+                self.refute_within_one(pos, &mut c, (ckey, cpk), depth, bounds);
+            } else {
+                self.count_checks(pos, &mut c, (ckey, cpk, chand), depth, bounds);
+            }
         }
         c
     }
@@ -258,6 +262,35 @@ impl<P: MatePosition> Solver<P> {
                 dn: 1,
             };
             c.pns = with_bounds(c.pns, bounds);
+        }
+    }
+
+    /// A new reply `c.mv` with one ply left after it (its node has budget 2): the attacker
+    /// node it leads to is decided without being expanded when every check there leaves a
+    /// reply that is no interposition ([`Solver::refuted_within_one`]); otherwise the
+    /// reply gets its check count, as [`Solver::count_checks`] gives it.
+    fn refute_within_one(
+        &mut self,
+        pos: &mut P,
+        c: &mut Child<P::Move>,
+        (ckey, cpk): (u64, u64),
+        depth: u16,
+        bounds: ProofNumbers,
+    ) {
+        pos.play(c.mv);
+        let (n, refuted) = self.refuted_within_one(pos);
+        pos.undo();
+        self.table.set_count(cpk, Count::Checks, n);
+        match refuted {
+            Some(r) => {
+                self.table
+                    .store(ckey, r.hand, ProofNumbers::DISPROVEN, r.bound, depth + 1, 1);
+                c.pns = ProofNumbers::DISPROVEN;
+                c.bound = r.bound;
+                c.fixed = n != 0;
+                c.ph = r.hand;
+            }
+            None => c.pns = with_bounds(ProofNumbers { pn: 1, dn: n }, bounds),
         }
     }
 

@@ -11,6 +11,7 @@
 //!   check counts) and the defender's reply order;
 //! - `numbers`: a node's proof and disproof numbers from its children's;
 //! - `futility`: 無駄合 tests under a ply budget (`specs/tsume.md`);
+//! - `horizon`: nodes one or two plies from a budget's end refuted without expansion;
 //! - `hands`: proof and disproof pieces (証明駒・反証駒), the hand algebra;
 //! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
 //! - [`line`]: the shortest length and reading a line off the proof.
@@ -19,6 +20,7 @@ mod certify;
 mod children;
 mod futility;
 mod hands;
+mod horizon;
 mod line;
 mod numbers;
 mod path;
@@ -192,6 +194,11 @@ pub struct Solver<P: MatePosition> {
     /// Reading off a proven line: bounded by nodes only (the clock and a stop request
     /// must not lose a mate already proven).
     extracting: bool,
+    /// A new defender reply with one ply left after it is refuted at once when every check
+    /// then leaves a reply that is no interposition (`horizon`), instead of expanding the
+    /// attacker node it leads to (a mate-in-1 test without the children's keys and table
+    /// probes). On by default; off only to compare with `mid` alone (tests).
+    refute_near_horizon: bool,
     _pos: std::marker::PhantomData<P>,
 }
 
@@ -252,6 +259,7 @@ impl<P: MatePosition> Solver<P> {
             pool: Default::default(),
             plain: false,
             extracting: false,
+            refute_near_horizon: true,
             _pos: std::marker::PhantomData,
         })
     }

@@ -37,7 +37,7 @@ pub(super) struct Moves {
 /// The vectors of the expansions in progress, kept for the next ones: `mid` takes its
 /// move and child lists from here and gives them back (no allocation per node).
 pub(super) struct Pool<M> {
-    moves: Vec<Vec<M>>,
+    pub(super) moves: Vec<Vec<M>>,
     children: Vec<Vec<Child<M>>>,
     /// The children's (board key, position key, attacker hand).
     keys: Vec<Vec<(u64, u64, Hand)>>,
@@ -597,5 +597,42 @@ mod tests {
             }
         }
         assert_eq!(compared, 24);
+    }
+
+    /// The refutations near a budget's end (`horizon`) are a fast path only: with them
+    /// off (`mid` expands every attacker node with one ply left) the shortest mode gives
+    /// the same answers (outcome, proven flag, bounds, line length) on classics, whole and
+    /// within 9 and 13 plies, wherever neither run reached its node limit.
+    #[test]
+    fn horizon_refutations_change_no_answer() {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let problems = read_problems(text);
+        let limit = 100_000;
+        let (mut compared, mut bounded) = (0, 0);
+        for p in problems.iter().take(40) {
+            let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            for max_plies in [None, Some(9), Some(13)] {
+                let run = |near: bool| {
+                    let mut s = Solver::<crate::rules::Position>::new(SolverOptions {
+                        nodes: Some(limit),
+                        memory_mib: 32,
+                        shortest: true,
+                        max_plies,
+                        ..SolverOptions::default()
+                    });
+                    s.refute_near_horizon = near;
+                    let r = s.solve(&pos);
+                    let answer = (r.outcome, r.shortest, r.mate_within, r.no_mate_within);
+                    (answer, r.line.len(), r.stats.nodes < limit)
+                };
+                let (fast, slow) = (run(true), run(false));
+                if fast.2 && slow.2 {
+                    assert_eq!(fast, slow, "{} {max_plies:?}", p.id);
+                    compared += 1;
+                    bounded += usize::from(fast.0 .3.is_some());
+                }
+            }
+        }
+        assert!(compared >= 40 && bounded >= 20, "{compared} {bounded}");
     }
 }
