@@ -41,9 +41,14 @@ impl<P: MatePosition> Solver<P> {
             let h = or_disproof_child(ph, delta);
             min = Some(min.map_or(h, |m| hand_min(m, h)));
         }
-        self.pool.moves.push(checks);
         if !refuted {
+            self.pool.moves.push(checks);
             return (n, None);
+        }
+        let known = self.known_refutations(pos, &checks);
+        self.pool.moves.push(checks);
+        if let Some(r) = known {
+            return (n, Some(r));
         }
         let r = match min {
             // No check: refuted whatever the budget (as `moves_of` stores it).
@@ -65,6 +70,35 @@ impl<P: MatePosition> Solver<P> {
             },
         };
         (n, Some(r))
+    }
+
+    /// When the table already refutes every check's child within more than 0 plies (a
+    /// complete disproof, often), the attacker node is refuted within the least of
+    /// those bounds + 1 with the disproof pieces those entries give, as `mid` would find
+    /// there; `None` at the first child the table does not refute (the node is then
+    /// refuted within 1 ply only). Without this, ミクロコスモス's minimality proof took
+    /// 27 % more nodes: its complete disproofs came back as refutations within 1 ply.
+    fn known_refutations(&self, pos: &mut P, checks: &[P::Move]) -> Option<Refuted> {
+        let mut bound = UNBOUNDED;
+        let mut min: Option<Hand> = None;
+        for &m in checks {
+            let (ckey, _, chand) = pos.keys_after(m, self.attacker);
+            let f = self.table.lookup(ckey, chand, 0)?;
+            if !f.pns.is_disproven() || f.bound == 0 {
+                return None;
+            }
+            bound = bound.min(f.bound);
+            let h = or_disproof_child(f.hand, pos.hand_delta(m));
+            min = Some(min.map_or(h, |x| hand_min(x, h)));
+        }
+        let attacker = pos.hand_of(self.attacker);
+        Some(Refuted {
+            bound: bound_plus(bound),
+            hand: match min {
+                Some(min) if DISPROOF_PIECES => or_disproof_hand(min, attacker),
+                _ => attacker,
+            },
+        })
     }
 }
 
