@@ -175,14 +175,39 @@ impl Position {
     #[inline]
     fn king_moves(&self, k: Square) -> Bitboard {
         let escapes = self.escapes_past_steppers(k);
-        let occ_wo = self.occupied().without(k);
-        let mut safe = Bitboard::EMPTY;
-        for to in escapes {
-            if !self.is_attacked_by_slider(!self.side, to, occ_wo) {
-                safe = safe.with(to);
+        if escapes.is_empty() {
+            return escapes;
+        }
+        escapes & !self.slider_cover(!self.side, escapes, self.occupied().without(k))
+    }
+
+    /// The squares of `squares` a slider of `by` (香角飛, 馬龍's rays) attacks given
+    /// `occ`: each slider whose empty-board reach meets them traced once (the bulk twin
+    /// of [`Position::is_attacked_by_slider`] square by square).
+    #[inline]
+    fn slider_cover(&self, by: Color, squares: Bitboard, occ: Bitboard) -> Bitboard {
+        use crate::rules::bitboard::{
+            bishop_attacks, bishop_pseudo, lance_attacks, rook_attacks, rook_pseudo,
+        };
+        let k = &self.kinds;
+        let theirs = self.colors[by];
+        let mut cover = Bitboard::EMPTY;
+        for s in (k[5] | k[12]) & theirs {
+            if !(bishop_pseudo(s) & squares).is_empty() {
+                cover |= bishop_attacks(s, occ);
             }
         }
-        safe
+        for s in (k[6] | k[13]) & theirs {
+            if !(rook_pseudo(s) & squares).is_empty() {
+                cover |= rook_attacks(s, occ);
+            }
+        }
+        for s in k[1] & theirs {
+            if !(lance_attacks(by, s, Bitboard::EMPTY) & squares).is_empty() {
+                cover |= lance_attacks(by, s, occ);
+            }
+        }
+        cover & squares
     }
 
     /// Whether our king on `k` has a safe move: [`Position::king_moves`] stopping at
