@@ -409,8 +409,9 @@ impl Position {
     /// king move or a capture of the (single) checker. The tsume solver's test of a
     /// defender out of plies (an interposition may be 無駄合, any other reply refutes),
     /// tried for nearly every check: it stops at the first safe king move and otherwise
-    /// asks who attacks the checker, without building a [`Frame`]. Tested against
-    /// [`Position::legal_moves`] and against its twin from the [`Frame`].
+    /// asks who attacks the checker, without building the whole `Frame` (the masks of
+    /// [`Position::generate`]). Tested against [`Position::legal_moves`] and against its
+    /// twin from the `Frame`.
     pub fn has_reply_besides_interposition(&self) -> bool {
         let us = self.side;
         let Some(k) = self.kings[us] else {
@@ -632,7 +633,10 @@ mod tests {
     fn along_walks(seed: u64, mut f: impl FnMut(&Position)) {
         let text = include_str!("../../../specs/tsume/classics.sfen");
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             let sfen = line.split('\t').nth(1).expect("id<TAB>sfen");
             let mut pos = crate::notation::sfen::parse_position(sfen, Rules::TSUME).unwrap();
             for _ in 0..12 {
@@ -679,12 +683,17 @@ mod tests {
             }
             let k = pos.kings[pos.side].expect("in check");
             let single = (!pos.checkers.has_more_than_one()).then(|| pos.checkers.first());
-            let want = pos.legal_moves().iter().any(|m| {
-                m.from() == Some(k) || single.flatten().is_some_and(|c| m.to() == c)
-            });
+            let want = pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.from() == Some(k) || single.flatten().is_some_and(|c| m.to() == c));
             let got = pos.has_reply_besides_interposition();
             assert_eq!(got, want, "{pos:?}");
-            assert_eq!(got, pos.has_reply_besides_interposition_by_frame(), "{pos:?}");
+            assert_eq!(
+                got,
+                pos.has_reply_besides_interposition_by_frame(),
+                "{pos:?}"
+            );
             if got {
                 yes += 1;
             } else {
