@@ -79,7 +79,6 @@ struct CheckFrame {
     ours: Bitboard,
     /// By kind: the squares from which a piece of that kind attacks `tk`.
     target: [Bitboard; 14],
-    all_targets: Bitboard,
     /// Our pieces that alone block one of our sliders from `tk`.
     discoverers: Bitboard,
     pinned: Bitboard,
@@ -239,7 +238,6 @@ impl Position {
                 discoverers |= b & ours;
             }
         }
-        let all_targets = target.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         // A stepping piece (歩桂銀金, promoted minors) gives a direct check only from its
         // `CHECK_FROM` squares, the king none; sliders and discoverers may be anywhere.
         let from_table = &CHECK_FROM[us.index()];
@@ -267,7 +265,6 @@ impl Position {
             occ,
             ours,
             target,
-            all_targets,
             discoverers,
             pinned: self.pinned_pieces(),
             zone: zone(us),
@@ -287,6 +284,11 @@ impl Position {
         let us = cf.us;
         let kind = self.piece_at(from).expect("occupied").kind;
         let disc = cf.discoverers.has(from);
+        // The squares where this piece, or its promotion, attacks `tk` (none for the king).
+        let checking = match kind.promote() {
+            Some(pk) => cf.target[kind.index()] | cf.target[pk.index()],
+            None => cf.target[kind.index()],
+        };
         // A slider whose empty-board reach misses every checking square gives no direct check.
         let reach = match kind {
             PieceKind::Lance => lance_attacks(us, from, Bitboard::EMPTY),
@@ -294,13 +296,13 @@ impl Position {
             PieceKind::Rook | PieceKind::Dragon => rook_pseudo(from),
             _ => Bitboard::FULL,
         } | step_attacks(us, kind, from);
-        if !disc && (reach & cf.all_targets).is_empty() {
+        if !disc && (reach & checking).is_empty() {
             return None;
         }
         let mut dests = attacks(us, kind, from, cf.occ) & !cf.ours;
         if !disc {
             // Only direct checks: the destination must attack `tk` as the piece or its promotion.
-            dests &= cf.all_targets;
+            dests &= checking;
         }
         if dests.is_empty() {
             return None;

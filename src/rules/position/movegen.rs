@@ -104,7 +104,6 @@ const OTHER_DROPS: [PieceKind; 4] = [
 impl Position {
     fn frame(&self) -> Frame {
         let us = self.side;
-        let them = !us;
         let occ = self.occupied();
         let ours = self.colors[us];
         let Some(k) = self.kings[us] else {
@@ -118,23 +117,7 @@ impl Position {
                 movers: ours,
             };
         };
-        let occ_wo = occ.without(k);
-        let mut king_moves = Bitboard::EMPTY;
-        let escapes = step_attacks(us, PieceKind::King, k) & !ours;
-        if !escapes.is_empty() {
-            // The enemy's stepping attacks on the escapes in one pass over its pieces near the
-            // king (a knight attacks from three ranks away); then the sliders per square.
-            let mut covered = Bitboard::EMPTY;
-            for sq in self.colors[them] & Bitboard(KING_ZONE[k.index()]) {
-                let kind = self.board[sq.index()].expect("occupied").kind;
-                covered |= step_attacks(them, kind, sq);
-            }
-            for to in escapes & !covered {
-                if !self.is_attacked_by_slider(them, to, occ_wo) {
-                    king_moves = king_moves.with(to);
-                }
-            }
-        }
+        let king_moves = self.king_moves(k);
         let (only_king, targets, drop_targets) = match self.checkers.first() {
             None => (false, !ours, !occ),
             Some(_) if self.checkers.has_more_than_one() => {
@@ -166,6 +149,90 @@ impl Position {
             pinned,
             movers,
         }
+    }
+
+    /// The steps of our king on `k` to squares not ours that no enemy stepping piece
+    /// attacks: one pass over the enemy pieces near the king ([`KING_ZONE`]; a knight
+    /// attacks from three ranks away). The sliders are left to the caller.
+    #[inline]
+    fn escapes_past_steppers(&self, k: Square) -> Bitboard {
+        let us = self.side;
+        let them = !us;
+        let escapes = step_attacks(us, PieceKind::King, k) & !self.colors[us];
+        if escapes.is_empty() {
+            return escapes;
+        }
+        let mut covered = Bitboard::EMPTY;
+        for sq in self.colors[them] & Bitboard(KING_ZONE[k.index()]) {
+            let kind = self.board[sq.index()].expect("occupied").kind;
+            covered |= step_attacks(them, kind, sq);
+        }
+        escapes & !covered
+    }
+
+    /// The safe destinations of our king on `k`: [`Position::escapes_past_steppers`]
+    /// less the squares an enemy slider attacks once the king has left `k`.
+    #[inline]
+    fn king_moves(&self, k: Square) -> Bitboard {
+        let escapes = self.escapes_past_steppers(k);
+        if escapes.is_empty() {
+            return escapes;
+        }
+        escapes & !self.slider_cover(!self.side, escapes, self.occupied().without(k))
+    }
+
+    /// The squares of `squares` a slider of `by` (香角飛, 馬龍's rays) attacks given
+    /// `occ`: each slider whose empty-board reach meets them traced once (the bulk twin
+    /// of [`Position::is_attacked_by_slider`] square by square).
+    #[inline]
+    fn slider_cover(&self, by: Color, squares: Bitboard, occ: Bitboard) -> Bitboard {
+        use crate::rules::bitboard::{
+            bishop_attacks, bishop_pseudo, lance_attacks, rook_attacks, rook_pseudo,
+        };
+        let k = &self.kinds;
+        let theirs = self.colors[by];
+        let mut cover = Bitboard::EMPTY;
+        for s in (k[5] | k[12]) & theirs {
+            if !(bishop_pseudo(s) & squares).is_empty() {
+                cover |= bishop_attacks(s, occ);
+            }
+        }
+        for s in (k[6] | k[13]) & theirs {
+            if !(rook_pseudo(s) & squares).is_empty() {
+                cover |= rook_attacks(s, occ);
+            }
+        }
+        for s in k[1] & theirs {
+            if !(lance_attacks(by, s, Bitboard::EMPTY) & squares).is_empty() {
+                cover |= lance_attacks(by, s, occ);
+            }
+        }
+        cover & squares
+    }
+
+    /// Whether our king on `k` has a safe move: [`Position::king_moves`] stopping at
+    /// the first one found.
+    #[inline]
+    fn has_king_move(&self, k: Square) -> bool {
+        let occ_wo = self.occupied().without(k);
+        self.escapes_past_steppers(k)
+            .into_iter()
+            .any(|to| !self.is_attacked_by_slider(!self.side, to, occ_wo))
+    }
+
+    /// The naive twin of [`Position::king_moves`]: every step to a square not ours,
+    /// kept when [`Position::is_attacked`] says no enemy piece attacks it once the king
+    /// has left `k`.
+    #[cfg(test)]
+    fn king_moves_naive(&self, k: Square) -> Bitboard {
+        let occ_wo = self.occupied().without(k);
+        let mut safe = Bitboard::EMPTY;
+        for to in step_attacks(self.side, PieceKind::King, k) & !self.colors[self.side] {
+            if !self.is_attacked(!self.side, to, occ_wo) {
+                safe = safe.with(to);
+            }
+        }
+        safe
     }
 
     /// Destinations of the non-king piece on `from`.
@@ -340,9 +407,37 @@ impl Position {
 
     /// Whether the side to move, in check, has a legal reply that is no interposition: a
     /// king move or a capture of the (single) checker. The tsume solver's test of a
-    /// defender out of plies (an interposition may be 無駄合, any other reply refutes);
-    /// from the same masks as [`Position::generate`], tested against it.
+    /// defender out of plies (an interposition may be 無駄合, any other reply refutes),
+    /// tried for nearly every check: it stops at the first safe king move and otherwise
+    /// asks who attacks the checker, without building the whole `Frame` (the masks of
+    /// [`Position::generate`]). Tested against [`Position::legal_moves`] and against its
+    /// twin from the `Frame`.
     pub fn has_reply_besides_interposition(&self) -> bool {
+        let us = self.side;
+        let Some(k) = self.kings[us] else {
+            return false;
+        };
+        if self.has_king_move(k) {
+            return true;
+        }
+        let Some(c) = self.checkers.first() else {
+            return false;
+        };
+        if self.checkers.has_more_than_one() {
+            return false;
+        }
+        // Every piece attacking the checker can take it (promoting where it could not
+        // move again); a pinned one only along its pin line.
+        let capturers = self.attackers_to(us, c, self.occupied()).without(k);
+        capturers
+            .into_iter()
+            .any(|from| !self.pinned.has(from) || line(k, from).has(c))
+    }
+
+    /// The twin of [`Position::has_reply_besides_interposition`] from the whole
+    /// [`Frame`]: safe king moves, or board moves restricted to the checker's square.
+    #[cfg(test)]
+    fn has_reply_besides_interposition_by_frame(&self) -> bool {
         let f = self.frame();
         if !f.king_moves.is_empty() {
             return true;
@@ -524,5 +619,87 @@ fn push_board_moves(list: &mut MoveList, us: Color, kind: PieceKind, from: Squar
                 promote: false,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use rand::{Rng, SeedableRng};
+
+    /// Every position after a check, and every position on the way, along random walks
+    /// from the classics (their SFENs as given, the defender's hand included).
+    fn along_walks(seed: u64, mut f: impl FnMut(&Position)) {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let sfen = line.split('\t').nth(1).expect("id<TAB>sfen");
+            let mut pos = crate::notation::sfen::parse_position(sfen, Rules::TSUME).unwrap();
+            for _ in 0..12 {
+                f(&pos);
+                let mut checks = MoveList::new();
+                pos.generate_checks(&mut checks);
+                for &m in &checks {
+                    pos.play_unchecked(m);
+                    f(&pos);
+                    pos.undo();
+                }
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
+
+    /// The king's safe moves against asking [`Position::is_attacked`] square by square.
+    #[test]
+    fn king_moves_match_the_naive_twin() {
+        let mut n = 0u32;
+        along_walks(3, |pos| {
+            if let Some(k) = pos.kings[pos.side] {
+                let want = pos.king_moves_naive(k);
+                assert_eq!(pos.king_moves(k), want, "{pos:?}");
+                assert_eq!(pos.has_king_move(k), !want.is_empty(), "{pos:?}");
+                n += 1;
+            }
+        });
+        assert!(n > 5_000, "{n}");
+    }
+
+    /// The early-exit reply test against its [`Frame`] twin and against the legal
+    /// moves: some legal reply is a king move or lands on the single checker.
+    #[test]
+    fn reply_besides_interposition_matches_its_twins() {
+        let (mut yes, mut no) = (0u32, 0u32);
+        along_walks(5, |pos| {
+            if !pos.in_check() {
+                return;
+            }
+            let k = pos.kings[pos.side].expect("in check");
+            let single = (!pos.checkers.has_more_than_one()).then(|| pos.checkers.first());
+            let want = pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.from() == Some(k) || single.flatten().is_some_and(|c| m.to() == c));
+            let got = pos.has_reply_besides_interposition();
+            assert_eq!(got, want, "{pos:?}");
+            assert_eq!(
+                got,
+                pos.has_reply_besides_interposition_by_frame(),
+                "{pos:?}"
+            );
+            if got {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        });
+        assert!(yes > 1_000 && no > 50, "{yes} {no}");
     }
 }
