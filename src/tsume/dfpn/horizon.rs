@@ -1,8 +1,8 @@
-//! Nodes one or two plies from the end of a ply budget, decided without expanding them:
-//! an attacker node with one ply left has no mate when every check leaves the defender
-//! a reply that is no interposition (no 無駄合 test can remove it, `specs/tsume.md`), and
-//! a defender node with two plies left is refuted by such a reply. `mid` would find the
-//! same at those nodes; these tests skip its children's keys, table probes and stores.
+//! Attacker nodes one ply from the end of a ply budget, decided without expanding them:
+//! such a node has no mate when every check leaves the defender a reply that is no
+//! interposition (no 無駄合 test can remove it, `specs/tsume.md`), and the defender node
+//! above it (two plies left) is then refuted by the reply that led there. `mid` would find
+//! the same at those nodes; this test skips its children's keys, table probes and stores.
 //! Only refutations are decided here: a node that may be mated is left to `mid`.
 
 use super::hands::*;
@@ -18,8 +18,9 @@ pub(super) struct Refuted {
 
 impl<P: MatePosition> Solver<P> {
     /// At an attacker node (`pos`, the attacker to move) with one ply left: its number of
-    /// checks, and whether it is refuted within 1 ply (no check; or every check leaves a
-    /// reply that is no interposition). `None`: some check may mate.
+    /// checks, and whether it is refuted within 1 ply (no check: whatever the budget; or
+    /// every check leaves a reply that is no interposition, within more plies when the
+    /// table refutes every check's child). `None`: some check may mate.
     pub(super) fn refuted_within_one(&mut self, pos: &mut P) -> (u32, Option<Refuted>) {
         let mut checks = self.pool.moves.pop().unwrap_or_default();
         checks.clear();
@@ -111,7 +112,8 @@ mod tests {
     /// `refuted_within_one` against the naive twin (exhaustive, 無駄合 by definition 1):
     /// at the attacker's nodes of random check-and-reply walks from the classics, a
     /// refutation means no mate within 1 ply, its bound is unbounded exactly when there is
-    /// no check, and its disproof pieces cover the hand; a mate in 1 is never refuted.
+    /// no check (the table is empty here), and its disproof pieces cover the hand; a mate
+    /// in 1 is never refuted.
     #[test]
     fn refuted_within_one_agrees_with_the_naive_twin() {
         let text = include_str!("../../../specs/tsume/classics.sfen");

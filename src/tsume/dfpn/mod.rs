@@ -11,7 +11,7 @@
 //!   check counts) and the defender's reply order;
 //! - `numbers`: a node's proof and disproof numbers from its children's;
 //! - `futility`: 無駄合 tests under a ply budget (`specs/tsume.md`);
-//! - `horizon`: nodes one or two plies from a budget's end refuted without expansion;
+//! - `horizon`: attacker nodes one ply from a budget's end refuted without expansion;
 //! - `hands`: proof and disproof pieces (証明駒・反証駒), the hand algebra;
 //! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
 //! - [`line`]: the shortest length and reading a line off the proof.
