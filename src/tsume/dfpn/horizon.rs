@@ -163,4 +163,48 @@ mod tests {
             "{refuted} {open} {mates}"
         );
     }
+
+    /// With the table refuting every check's child (within 5 plies, one of them whatever
+    /// the budget), the node is refuted within 6 with those entries' pieces; with one
+    /// child unknown to the table, within 1 ply only.
+    #[test]
+    fn the_tables_refutations_raise_the_bound() {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let mut tried = 0;
+        for p in read_problems(text).iter().take(40) {
+            let mut pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+            let mut s = Solver::<Position>::new(SolverOptions {
+                memory_mib: 16,
+                ..SolverOptions::default()
+            });
+            s.attacker = pos.side_to_move();
+            let (n, Some(plain)) = s.refuted_within_one(&mut pos) else {
+                continue;
+            };
+            if n < 2 {
+                continue;
+            }
+            assert_eq!(plain.bound, 1, "{}", p.id);
+            let mut checks = Vec::new();
+            pos.checks(&mut checks);
+            let keys: Vec<_> = checks
+                .iter()
+                .map(|&m| pos.keys_after(m, s.attacker))
+                .collect();
+            // Every child but the last refuted in the table: still within 1 ply only.
+            for (i, &(ckey, _, chand)) in keys.iter().enumerate().skip(1) {
+                let bound = if i == 1 { UNBOUNDED } else { 5 };
+                s.table
+                    .store(ckey, chand, ProofNumbers::DISPROVEN, bound, 2, 1);
+            }
+            assert_eq!(s.refuted_within_one(&mut pos).1.unwrap().bound, 1);
+            let (ckey, _, chand) = keys[0];
+            s.table.store(ckey, chand, ProofNumbers::DISPROVEN, 5, 2, 1);
+            let r = s.refuted_within_one(&mut pos).1.unwrap();
+            assert_eq!(r.bound, 6, "{}", p.id);
+            assert_eq!(r.hand, pos.hand_of(s.attacker), "{}", p.id);
+            tried += 1;
+        }
+        assert!(tried >= 5, "{tried}");
+    }
 }
