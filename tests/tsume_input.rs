@@ -232,7 +232,8 @@ fn redact(text: &str) -> String {
                 .map(|i| {
                     let number = t[i].parse::<f64>().is_ok();
                     let after = i > 0
-                        && ["solve", "extraction", "check", "time", "nodes"].contains(&t[i - 1]);
+                        && ["solve", "extraction", "check", "time", "nodes", "plays"]
+                            .contains(&t[i - 1]);
                     let before = t.get(i + 1).is_some_and(|n| *n == "nodes" || *n == "bytes");
                     if number && (after || before) {
                         "N"
@@ -270,7 +271,7 @@ fn the_text_answer_is_one_line_per_fact() {
   余詰  G*2b
   certified  N nodes  N bytes  cpu ms: solve N extraction N check N
   shortest certified: mate within 1 plies, no mate within 0 (無駄合 not counted)  N nodes  N bytes  cpu ms: extraction N check N
-  nodes N  time N s"
+  nodes N  plays N  time N s"
     );
     // Unchecked, the certificate's line names where it was written; no 余詰 line without --alt-nodes.
     let tmp = TempDir::new("tsume-text");
@@ -294,7 +295,7 @@ fn the_text_answer_is_one_line_per_fact() {
   line  ▲１二金
   usi   G*1b
   certificate (unchecked)  N nodes  N bytes  cpu ms: solve N extraction N  {path}
-  nodes N  time N s"
+  nodes N  plays N  time N s"
         )
     );
     assert!(std::path::Path::new(&path).is_file());
@@ -314,7 +315,7 @@ fn an_unknown_answer_is_exit_1_with_the_count() {
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert_eq!(
         redact(&o.stdout),
-        "1: unknown\n  no mate within 1 plies\n  nodes N  time N s"
+        "1: unknown\n  no mate within 1 plies\n  nodes N  plays N  time N s"
     );
     assert_eq!(
         o.stderr.trim_end(),
@@ -364,7 +365,7 @@ fn bad_lines_are_answered_in_place_and_the_first_is_the_error() {
             "id": "bad1", "sfen": "8k/9/8P/9/9/9/9/9 b G 1", "result": "error",
             "plies": null, "shortest": null, "usi": null, "kif": null,
             "no_mate_within": null, "mate_within": null, "alternatives": null,
-            "certified": null, "shortest_certified": null, "nodes": 0, "time_ms": 0,
+            "certified": null, "shortest_certified": null, "nodes": 0, "plays": 0, "time_ms": 0,
             "error": first,
         })
     );

@@ -31,6 +31,11 @@ and `go mate <ms>`, one problem at a time. Columns:
 - shortest: `proven` when the engine proved the length minimal — shogi-lab says so in an
   `info string … (proven shortest)`, KomoringHeights (PostSearchLevel MinLength) by an
   `info … score mate -N` (no mate within N plies) with N = plies − 1; `–` otherwise.
+With `--units`, two more columns: `plays`, the positions entered by a move (shogi-lab's
+`info string plays N`; the unit of YaneuraOu-based engines' `nodes`, one per `do_move`, so
+KomoringHeights' `nodes` are its plays), and `expansions`, the nodes expanded (shogi-lab's
+`nodes`; for KomoringHeights an `info string expansions N`, which only a build counting its
+`SearchImpl` calls prints, `paper/results/tsume-node-rate.md`); `?` where unknown.
 An engine that has not answered `--grace` seconds after the limit is killed (`killed`).
 """
 import argparse
@@ -97,7 +102,8 @@ def solve(cmd, options, hash_mib, sfen, ms, grace):
         except (BrokenPipeError, OSError):
             pass
 
-    info = {"id": None, "nodes": None, "proven": None, "disproved": None}
+    info = {"id": None, "nodes": None, "proven": None, "disproved": None, "plays": None,
+            "expansions": None}
 
     def wait_for(prefix, deadline):
         while True:
@@ -118,6 +124,9 @@ def solve(cmd, options, hash_mib, sfen, ms, grace):
                     info["nodes"] = int(m.group(1))
                 # shogi-lab: "info string mate in N plies (proven shortest)";
                 # KomoringHeights (MinLength): "score mate -N" = no mate within N plies.
+                m = re.match(r"info string (plays|expansions) (\d+)\s*$", line)
+                if m:
+                    info[m.group(1)] = int(m.group(2))
                 if "(proven shortest)" in line:
                     info["proven"] = True
                 m = re.search(r"\bscore mate -(\d+)", line)
@@ -168,6 +177,8 @@ def main():
     ap.add_argument("--hash", type=int, default=1024, help="USI_Hash MiB for every engine")
     ap.add_argument("--grace", type=float, default=30.0, help="seconds after the limit before killing")
     ap.add_argument("--verify", action="store_true", help="replay mate lines with cshogi")
+    ap.add_argument("--units", action="store_true",
+                    help="also print plays and expansions (info string plays / expansions N)")
     ap.add_argument("--lines", help="also write every answer with its USI line here (JSON lines)")
     a = ap.parse_args()
     engines = [spec.split("=", 1) for spec in a.engine]
@@ -192,8 +203,9 @@ def main():
     print(f"go mate {a.ms}, USI_Hash {a.hash}; options: "
           + "; ".join(f"{n}: {', '.join(f'{k}={v}' for k, v in o) or '–'}" for n, o in options.items()))
     print()
-    print("| engine | id | answer | plies | shortest | check | wall ms | CPU s | nodes |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    extra = " plays | expansions |" if a.units else ""
+    print("| engine | id | answer | plies | shortest | check | wall ms | CPU s | nodes |" + extra)
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if a.units else ""))
     ids = {}
     out_lines = open(a.lines + ".tmp", "w", encoding="utf-8") if a.lines else None
     for pid in order:
@@ -215,12 +227,16 @@ def main():
             plies = str(len(moves)) if moves else "–"
             proven = moves and (info["proven"] or info["disproved"] == len(moves) - 1)
             short = "proven" if proven else "–"
-            print(f"| {name} | {pid} | {shown} | {plies} | {short} | {check} | {wall:.0f} | {cpu:.2f} | {nodes} |",
-                  flush=True)
+            units = ""
+            if a.units:
+                units = "".join(" ? |" if info[k] is None else f" {info[k]} |" for k in ("plays", "expansions"))
+            print(f"| {name} | {pid} | {shown} | {plies} | {short} | {check} | {wall:.0f} | {cpu:.2f} | {nodes} |"
+                  + units, flush=True)
             if out_lines:
                 out_lines.write(json.dumps({"engine": name, "id": pid, "sfen": sfen, "answer": shown,
                                             "usi": moves, "proven": short == "proven", "check": check,
-                                            "cpu_s": round(cpu, 3), "nodes": info["nodes"]},
+                                            "cpu_s": round(cpu, 3), "nodes": info["nodes"],
+                                            "plays": info["plays"], "expansions": info["expansions"]},
                                            ensure_ascii=False) + "\n")
                 out_lines.flush()
     if out_lines:

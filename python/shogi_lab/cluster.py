@@ -54,7 +54,7 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
         o: Dict[str, Any] = {"id": pid, "sfen": sfen, "result": "error", "plies": None, "shortest": None,
                              "usi": None, "kif": None, "no_mate_within": None, "mate_within": None,
                              "alternatives": None,
-                             "certified": None, "shortest_certified": None, "nodes": 0, "time_ms": 0,
+                             "certified": None, "shortest_certified": None, "nodes": 0, "plays": 0, "time_ms": 0,
                              "error": None}
         try:
             r = tsume.solve(sfen, **limits)
@@ -69,7 +69,7 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
                   "no_mate_within": r.no_mate_within,
                   "mate_within": r.mate_within if mate else None,
                   "certified": r.certified, "shortest_certified": r.shortest_certified,
-                  "nodes": r.nodes, "time_ms": r.time_ms})
+                  "nodes": r.nodes, "plays": r.plays, "time_ms": r.time_ms})
         lines.append(json.dumps(o, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
 

@@ -38,6 +38,10 @@ class TsumeResult:
     within L − 2; counting every reply with ``count_futile=True``, else under the 無駄合
     convention) was certified; ``None`` otherwise."""
     nodes: int = 0
+    """Nodes expanded."""
+    plays: int = 0
+    """Positions entered by a move (the unit YaneuraOu-based engines such as KomoringHeights
+    report as nodes; ``specs/schema/commands.md``)."""
     time_ms: int = 0
 
 

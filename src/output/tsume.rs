@@ -41,6 +41,9 @@ pub struct TsumeOut {
     pub shortest_certified: Option<bool>,
     /// Search nodes (proof, minimality, line, 余詰).
     pub nodes: u64,
+    /// Positions the search entered by a move (`tsume::Stats::plays`: the unit
+    /// YaneuraOu-based engines such as KomoringHeights call nodes).
+    pub plays: u64,
     /// Elapsed milliseconds (wall clock).
     pub time_ms: u64,
     /// For `result: error`: why the problem could not be read.

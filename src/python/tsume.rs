@@ -71,6 +71,7 @@ pub fn tsume_solve<'py>(
     d.set_item("certified", cert.certified)?;
     d.set_item("shortest_certified", cert.shortest_certified)?;
     d.set_item("nodes", r.stats.nodes)?;
+    d.set_item("plays", r.stats.plays)?;
     d.set_item("time_ms", r.stats.time.as_millis() as u64)?;
     Ok(d)
 }

@@ -124,6 +124,7 @@ def test_tsume_matches_the_cli(cli, root):
         assert r.usi == (w["usi"].split() if w["usi"] else [])
         assert r.kif == w["kif"]
         assert r.nodes == w["nodes"]
+        assert r.plays == w["plays"]
         assert r.shortest == w.get("shortest")
         assert r.no_mate_within == w["no_mate_within"]
         assert r.mate_within == w["mate_within"]

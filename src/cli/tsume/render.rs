@@ -49,6 +49,7 @@ pub(super) fn unreadable(p: &Problem, err: &InputError, json: bool) -> String {
             certified: None,
             shortest_certified: None,
             nodes: 0,
+            plays: 0,
             time_ms: 0,
             error: Some(err.to_string()),
         })
@@ -95,6 +96,7 @@ pub(super) fn json(a: &Answer, args: &TsumeArgs) -> String {
         certified: a.cert.certified,
         shortest_certified: a.cert.shortest_certified,
         nodes: r.stats.nodes,
+        plays: r.stats.plays,
         time_ms: r.stats.time.as_millis() as u64,
         error: None,
     };
@@ -113,8 +115,9 @@ pub(super) fn text(a: &Answer, args: &TsumeArgs) -> String {
     lines.extend(certificate_line(a));
     lines.extend(length_certificate_line(a, args.count_futile));
     lines.push(format!(
-        "  nodes {}  time {:.3} s",
+        "  nodes {}  plays {}  time {:.3} s",
         r.stats.nodes,
+        r.stats.plays,
         r.stats.time.as_secs_f64()
     ));
     lines.join("\n")

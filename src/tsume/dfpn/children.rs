@@ -219,7 +219,7 @@ impl<P: MatePosition> Solver<P> {
         let replies = match memo {
             Some(n) => n,
             None => {
-                pos.play(c.mv);
+                self.play(pos, c.mv);
                 let n = if child_budget == 0 && pos.has_reply_besides_interposition() {
                     // Out of plies after the check with a reply that is no interposition
                     // (no 無駄合 test can remove it): refuted whatever the hands, as
@@ -277,7 +277,7 @@ impl<P: MatePosition> Solver<P> {
         depth: u16,
         bounds: ProofNumbers,
     ) {
-        pos.play(c.mv);
+        self.play(pos, c.mv);
         let (n, refuted) = self.refuted_within_one(pos);
         pos.undo();
         self.table.set_count(cpk, Count::Checks, n);
@@ -307,7 +307,7 @@ impl<P: MatePosition> Solver<P> {
         let checks = match self.table.count(cpk, Count::Checks) {
             Some(n) => n,
             None => {
-                pos.play(c.mv);
+                self.play(pos, c.mv);
                 let n = pos.check_count();
                 self.table.set_count(cpk, Count::Checks, n);
                 if n == 0 {

@@ -19,7 +19,9 @@ impl<P: MatePosition> Solver<P> {
         budget: u16,
     ) -> Result<(Hand, u16), u16> {
         let mut dep = NO_DEP;
-        for mut q in pos.futility_tests(m) {
+        let tests = pos.futility_tests(m);
+        self.plays += tests.len() as u64;
+        for mut q in tests {
             let h = q.hand_of(self.attacker);
             if let Some(f) = self.table.lookup(q.board_key(), h, budget) {
                 if f.pns.is_proven() {

@@ -31,7 +31,7 @@ impl<P: MatePosition> Solver<P> {
         let mut refuted = true;
         for &m in checks.iter() {
             let delta = pos.hand_delta(m);
-            pos.play(m);
+            self.play(pos, m);
             let reply = pos.has_reply_besides_interposition();
             let ph = any_hand(pos.hand_of(self.attacker), pos.hand_of(!self.attacker));
             pos.undo();

@@ -172,7 +172,7 @@ impl<P: MatePosition> Solver<P> {
         depth: u16,
         cb: u16,
     ) -> Option<u16> {
-        pos.play(m);
+        self.play(pos, m);
         let b = if self.path.contains_key(&pos.position_key()) {
             None
         } else if table_only {
@@ -323,7 +323,7 @@ impl<P: MatePosition> Solver<P> {
     /// depth `j` depends on the first `j` positions; a disproof in the table on none; any
     /// other miss (perhaps a path-dependent re-proof failure) on the whole path.
     pub(super) fn miss_dep(&mut self, pos: &mut P, m: P::Move, depth: u16, cb: u16) -> u16 {
-        pos.play(m);
+        self.play(pos, m);
         let dep = if let Some(&j) = self.path.get(&pos.position_key()) {
             Self::above(j, depth)
         } else if self
@@ -366,7 +366,7 @@ impl<P: MatePosition> Solver<P> {
             // are upper bounds; its shorter proof was evicted). Walk again from there.
             let mut target: Option<u16> = None;
             for &m in &moves {
-                pos.play(m);
+                self.play(pos, m);
                 if let Some(&j) = self.path.get(&pos.position_key()) {
                     if cb < st.budgets[j as usize] && target.map_or(true, |t| j < t) {
                         target = Some(j);
@@ -417,7 +417,7 @@ impl<P: MatePosition> Solver<P> {
         }
         for (b, i) in order {
             let m = moves[i];
-            pos.play(m);
+            self.play(pos, m);
             let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
             pos.undo();
             match r {
@@ -550,7 +550,7 @@ impl<P: MatePosition> Solver<P> {
                 continue;
             }
             let b = bounds[i].unwrap_or(cb);
-            pos.play(m);
+            self.play(pos, m);
             let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
             pos.undo();
             match r {
@@ -638,7 +638,7 @@ impl<P: MatePosition> Solver<P> {
             if self.aborted {
                 return Some(Err(WalkFail::Dep(0)));
             }
-            pos.play(m);
+            self.play(pos, m);
             let r = self.walk(pos, depth + 1, cb, st);
             pos.undo();
             match r {
@@ -662,7 +662,7 @@ impl<P: MatePosition> Solver<P> {
     /// within `nb` plies (searched to the end): the exact walk's test that a reply needs
     /// the whole remaining budget.
     fn no_mate_after(&mut self, pos: &mut P, m: P::Move, depth: u16, nb: u16) -> bool {
-        pos.play(m);
+        self.play(pos, m);
         let out = self.mid(pos, ProofNumbers::NO_THRESHOLD, depth + 1, nb, false);
         pos.undo();
         out.pns.is_disproven() && out.dep != 0
@@ -682,7 +682,7 @@ impl<P: MatePosition> Solver<P> {
     ) -> Vec<usize> {
         let mut known = vec![false; moves.len()];
         for &i in order {
-            pos.play(moves[i]);
+            self.play(pos, moves[i]);
             known[i] = self
                 .table
                 .lookup(pos.board_key(), pos.hand_of(self.attacker), nb)
@@ -702,7 +702,7 @@ impl<P: MatePosition> Solver<P> {
             return None;
         }
         for &m in line {
-            pos.play(m);
+            self.play(pos, m);
         }
         let spare = pos.hand_of(self.attacker) != Hand::EMPTY;
         for _ in line {
@@ -745,7 +745,7 @@ impl<P: MatePosition> Solver<P> {
         cb: u16,
     ) -> bool {
         moves.iter().all(|&m| {
-            pos.play(m);
+            self.play(pos, m);
             let ok = self.ensure(pos, depth + 1, cb).is_some();
             pos.undo();
             ok
@@ -770,7 +770,7 @@ impl<P: MatePosition> Solver<P> {
             self.path.clear();
             self.path.insert(root.position_key(), root.board_key(), 1);
             self.path_hash = mix(root.position_key());
-            root.play(m);
+            self.play(root, m);
             let r = self.mid(root, ProofNumbers::NO_THRESHOLD, 2, budget, false);
             root.undo();
             if r.pns.is_proven() {

@@ -18,6 +18,8 @@
 
 mod certify;
 mod children;
+#[cfg(test)]
+mod counted;
 mod futility;
 mod hands;
 mod horizon;
@@ -61,6 +63,12 @@ impl Outcome {
 pub struct Stats {
     /// Nodes expanded (all searches of this solve: proof, extraction, shortest, 余詰).
     pub nodes: u64,
+    /// Positions entered by a move: the search's descents, the children played to count
+    /// their replies or checks, the checks of a 1-ply refutation, the line walk, and one
+    /// per 無駄合 test position. This is the unit YaneuraOu-based engines report as nodes
+    /// (`Thread::nodes`, one per `Position::do_move`), KomoringHeights among them; a node
+    /// expansion plays about three (`paper/results/tsume-node-rate.md`).
+    pub plays: u64,
     /// Wall time.
     pub time: Duration,
     /// Deepest ply reached.
@@ -176,6 +184,8 @@ pub struct Solver<P: MatePosition> {
     opts: SolverOptions,
     attacker: Color,
     nodes: u64,
+    /// Positions entered by a move ([`Stats::plays`]).
+    plays: u64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
     aborted: bool,
@@ -249,6 +259,7 @@ impl<P: MatePosition> Solver<P> {
             opts,
             attacker: Color::Sente,
             nodes: 0,
+            plays: 0,
             node_limit: None,
             deadline: None,
             aborted: false,
@@ -271,6 +282,7 @@ impl<P: MatePosition> Solver<P> {
         self.rep_table.clear();
         self.attacker = root.side_to_move();
         self.nodes = 0;
+        self.plays = 0;
         self.max_depth = 0;
         self.node_limit = self.opts.nodes;
         self.deadline = self.opts.time.map(|t| start + t);
@@ -334,6 +346,7 @@ impl<P: MatePosition> Solver<P> {
         }
         result.stats = Stats {
             nodes: self.nodes,
+            plays: self.plays,
             time: start.elapsed(),
             max_depth: self.max_depth,
             table: self.table.stats,
@@ -361,6 +374,13 @@ impl<P: MatePosition> Solver<P> {
                 return out;
             }
         }
+    }
+
+    /// Plays `m` on `pos`, counting it ([`Stats::plays`]).
+    #[inline]
+    fn play(&mut self, pos: &mut P, m: P::Move) {
+        self.plays += 1;
+        pos.play(m);
     }
 
     /// Whether the driving thread asked the search to stop.

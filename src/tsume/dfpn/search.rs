@@ -411,7 +411,7 @@ impl<P: MatePosition> Solver<P> {
             let bi = s.best.expect("an open child exists");
             let b = children[bi];
             let cth = child_threshold(node.or, th, &s, &b);
-            pos.play(b.mv);
+            self.play(pos, b.mv);
             // TCA: a leaf (a child never searched before) starts with the flag off (seed 002).
             let out = self.mid(pos, cth, node.depth + 1, child_budget, inc && b.seen);
             pos.undo();

@@ -454,6 +454,7 @@ impl<W: Write> Engine<W> {
             }
         };
         self.say(&info::progress(r.stats.time, r.stats.nodes, hashfull))?;
+        self.say(&info::plays(r.stats.plays))?;
         match r.outcome {
             Outcome::Mate if !r.line.is_empty() => {
                 let how = match (r.shortest, r.no_mate_within) {

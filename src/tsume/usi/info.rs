@@ -11,6 +11,13 @@ pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
     format!("info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}")
 }
 
+/// `info string plays <n>`: the positions the search entered by a move (`Stats::plays`), the
+/// unit in which YaneuraOu-based engines (KomoringHeights) count `nodes`; ours count
+/// expansions. Printed once, with the answer.
+pub fn plays(plays: u64) -> String {
+    format!("info string plays {plays}")
+}
+
 /// `info depth <plies> score mate <plies> pv <moves>` for a proven mate line.
 pub fn mate_pv(line: &[Move]) -> String {
     let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
@@ -35,6 +42,7 @@ mod tests {
             progress(Duration::ZERO, 5, 0),
             "info time 0 nodes 5 nps 5000 hashfull 0"
         );
+        assert_eq!(plays(12), "info string plays 12");
         let p = crate::tsume::load_problem(
             "8k/9/8P/9/9/9/9/9/9 b G 1",
             crate::tsume::DefenderHand::Remaining,
