@@ -519,3 +519,25 @@ fn real_game_positions_get_the_published_shortest_lengths() {
         }
     }
 }
+
+/// Why 図巧21 has no 21-ply answer here (`paper/results/tsume-hard-tail.md`, session 18): the
+/// upstream record's line (shtsume's too) plays ▲６二龍 △同金 ▲８三金 △６四玉 …, 21 plies. But
+/// after ▲８三金 the capture △同香 is not mated within 17 more plies under our convention (a
+/// capture, so no 無駄合 rule applies), so that line is no mate of longest defence: it needs
+/// at least 23 plies. KomoringHeights' best after △同香 in 180 s was 21 more plies.
+#[test]
+#[ignore = "deep tier: about 30 CPU s; run by .ci/run with --ignored"]
+fn zukou_21_record_line_is_not_a_longest_defence() {
+    let after = played(&classic("zukou-021"), "5a6b 6a6b G*8c 8b8c");
+    let r = solve(
+        &after,
+        &SolverOptions {
+            shortest: false,
+            max_plies: Some(17),
+            memory_mib: 512,
+            ..within(20_000_000)
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Unknown);
+    assert_eq!(r.no_mate_within, Some(17));
+}
