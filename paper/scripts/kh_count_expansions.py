@@ -35,6 +35,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: kh_count_expansions.py KOMORINGHEIGHTS_CHECKOUT")
     src = pathlib.Path(sys.argv[1]) / "source" / "engine" / "user-engine"
+    if not src.is_dir():
+        sys.exit(f"{sys.argv[1]}: not a KomoringHeights checkout (no source/engine/user-engine)")
     kh = src / "komoring_heights.cpp"
     edit(kh, "namespace komori {\n", "std::uint64_t g_expansions = 0;\n")
     for signature in ("SearchResult KomoringHeights::SearchImpl(Node& n, PnDn thpn, PnDn thdn, "

@@ -33,9 +33,10 @@ and `go mate <ms>`, one problem at a time. Columns:
   `info … score mate -N` (no mate within N plies) with N = plies − 1; `–` otherwise.
 With `--units`, two more columns: `plays`, the positions entered by a move (shogi-lab's
 `info string plays N`; the unit of YaneuraOu-based engines' `nodes`, one per `do_move`, so
-KomoringHeights' `nodes` are its plays), and `expansions`, the nodes expanded (shogi-lab's
-`nodes`; for KomoringHeights an `info string expansions N`, which only a build counting its
-`SearchImpl` calls prints, `paper/results/tsume-node-rate.md`); `?` where unknown.
+KomoringHeights' `nodes` are its plays), and `expansions` from an `info string expansions N`,
+which only a KomoringHeights build counting its `SearchImpl` calls prints
+(`paper/results/tsume-node-rate.md`); shogi-lab's and shtsume's expansions are their `nodes`
+column. `?` where unknown.
 An engine that has not answered `--grace` seconds after the limit is killed (`killed`).
 """
 import argparse

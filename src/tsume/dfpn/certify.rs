@@ -41,6 +41,7 @@ impl<P: MatePosition> Solver<P> {
         self.rep_table.clear();
         self.attacker = root.side_to_move();
         self.nodes = 0;
+        self.plays = 0;
         self.max_depth = 0;
         self.node_limit = Some(nodes);
         self.deadline = None;

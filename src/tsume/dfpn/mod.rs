@@ -65,9 +65,11 @@ pub struct Stats {
     pub nodes: u64,
     /// Positions entered by a move: the search's descents, the children played to count
     /// their replies or checks, the checks of a 1-ply refutation, the line walk, and one
-    /// per 無駄合 test position. This is the unit YaneuraOu-based engines report as nodes
-    /// (`Thread::nodes`, one per `Position::do_move`), KomoringHeights among them; a node
-    /// expansion plays about three (`paper/results/tsume-node-rate.md`).
+    /// per 無駄合 test position (its construction plays the interposition and recaptures on
+    /// copies, counted as that one). This is close to the unit YaneuraOu-based engines
+    /// report as nodes (`Thread::nodes`, one per `Position::do_move`), KomoringHeights among
+    /// them; a node expansion plays about three (`paper/results/tsume-node-rate.md`). The
+    /// independent checker's replay of the answer is not counted.
     pub plays: u64,
     /// Wall time.
     pub time: Duration,
