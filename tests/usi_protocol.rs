@@ -288,6 +288,23 @@ fn go_mate_answers_checked_lines_and_complete_disproofs() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{info}"));
     assert!(bound % 2 == 1 && bound < 21, "{info}");
+    // With the answer, the positions entered by a move (`Stats::plays`): each of the
+    // search's expansions but the root's is entered by one, and children are played too.
+    let number_after = |prefix: &str, key: &str| -> u64 {
+        let l = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{before:?}"));
+        let rest = l.split_once(key).unwrap_or_else(|| panic!("{l}")).1;
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let nodes = number_after("info time ", " nodes ");
+    let plays = number_after("info string plays ", "plays ");
+    assert!(
+        nodes >= 10_000 && plays > nodes,
+        "nodes {nodes}, plays {plays}"
+    );
 }
 
 /// Starts `go mate infinite` on ミクロコスモス (minutes of work) and waits until it runs.
