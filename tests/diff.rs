@@ -422,6 +422,19 @@ fn mate_checks_the_engine_lines() {
     let (code, lines) = run(format!("'{}' usi", env!("CARGO_BIN_EXE_shogi-lab")));
     assert_eq!(code, 0, "{lines:?}");
     assert!(lines.iter().any(|l| l["theirs"]["line_ok"] == true));
+    // Our side reports its work in both units (a mate plays at least its line and one
+    // position per node), the engine's side in none.
+    let mut mates = 0;
+    for l in &lines[..lines.len() - 1] {
+        let nodes = l["ours"]["nodes"].as_u64().unwrap();
+        let plays = l["ours"]["plays"].as_u64().unwrap();
+        if l["ours"]["result"] == "mate" {
+            mates += 1;
+            assert!(plays >= nodes && plays >= l["ours"]["plies"].as_u64().unwrap(), "{l}");
+        }
+        assert!(l["theirs"].get("plays").is_none(), "{l}");
+    }
+    assert!(mates >= 3, "{mates}");
     // Shortened lines are caught by the checker.
     let (code, lines) = run(format!("'{}' fixture usi-short-line", me.display()));
     assert_eq!(code, 1);

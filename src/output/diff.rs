@@ -164,6 +164,9 @@ pub struct MateVerdict {
     /// Ours only: solver nodes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// Ours only: positions the solver entered by a move ([`crate::tsume::Stats::plays`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plays: Option<u64>,
     /// Engine only: whether the checker accepted its line (`null` without a line).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_ok: Option<Option<bool>>,
@@ -202,6 +205,7 @@ impl DiffMateLine {
             plies: mate.then_some(c.ours.line.len()),
             usi: mate.then(|| c.ours.line_usi()),
             nodes: Some(c.ours.stats.nodes),
+            plays: Some(c.ours.stats.plays),
             line_ok: None,
             error: None,
         };
@@ -216,6 +220,7 @@ impl DiffMateLine {
             plies: line.map(Vec::len),
             usi: line.map(|l| l.join(" ")),
             nodes: None,
+            plays: None,
             line_ok: Some(c.line_check.as_ref().map(Result::is_ok)),
             error: Some(c.line_check.as_ref().and_then(|r| r.clone().err())),
         };
