@@ -430,7 +430,10 @@ fn mate_checks_the_engine_lines() {
         let plays = l["ours"]["plays"].as_u64().unwrap();
         if l["ours"]["result"] == "mate" {
             mates += 1;
-            assert!(plays >= nodes && plays >= l["ours"]["plies"].as_u64().unwrap(), "{l}");
+            assert!(
+                plays >= nodes && plays >= l["ours"]["plies"].as_u64().unwrap(),
+                "{l}"
+            );
         }
         assert!(l["theirs"].get("plays").is_none(), "{l}");
     }
