@@ -422,8 +422,9 @@ fn mate_checks_the_engine_lines() {
     let (code, lines) = run(format!("'{}' usi", env!("CARGO_BIN_EXE_shogi-lab")));
     assert_eq!(code, 0, "{lines:?}");
     assert!(lines.iter().any(|l| l["theirs"]["line_ok"] == true));
-    // Our side reports its work in both units (a mate plays at least its line and one
-    // position per node), the engine's side in none.
+    // Our side reports its work in both units (a mate's line is played, and every
+    // expansion below the root is entered by a play and plays its children to count
+    // them), the engine's side in none.
     let mut mates = 0;
     for l in &lines[..lines.len() - 1] {
         let nodes = l["ours"]["nodes"].as_u64().unwrap();
