@@ -139,6 +139,7 @@ pub(super) fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
     let d = ExtractLimits::default();
     ExtractLimits {
         fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
+        deep_nodes: result.stats.nodes,
         ..d
     }
 }

@@ -167,6 +167,10 @@ pub struct ExtractLimits {
     /// Most nodes of all fallback solves together; [`extract`] raises it to the root
     /// solve's own nodes, so that a failing extraction costs at most about one more solve.
     pub fallback_total_nodes: u64,
+    /// Most nodes of one deep fallback solve (a larger table, for a node the first two
+    /// tiers cannot settle), within what is left of the total; 0: no deep tier.
+    /// [`extract`] sets it to the root solve's nodes.
+    pub deep_nodes: u64,
     /// Bounded no-mate graph, at a defender node past its first search round: take each
     /// refutation as soon as a search finds it, instead of searching every open reply
     /// first and taking the cheapest refutation first (which keeps graphs smaller as a
@@ -183,6 +187,7 @@ impl Default for ExtractLimits {
             fallback_mib: 16,
             fallback_solves: 20_000,
             fallback_total_nodes: 1_000_000,
+            deep_nodes: 0,
             first_found: false,
         }
     }

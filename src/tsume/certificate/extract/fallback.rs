@@ -1,8 +1,8 @@
 //! Fallback solves of the extractor (`specs/certificate.md`): a node the root solver's
 //! table cannot settle is solved afresh with a node budget (a small solver whose table
-//! also serves as hints, then a large one), and a nomate defender's reply is searched
-//! with the graph so far taken as disproven ([`Solver::solve_assuming`]). All of them
-//! draw on the budgets of [`ExtractLimits`](super::super::ExtractLimits).
+//! also serves as hints, then a large one, then a deep one with what is left), and a
+//! nomate defender's reply is searched with the graph so far taken as disproven
+//! ([`Solver::solve_assuming`]). All of them draw on the budgets of [`ExtractLimits`](super::super::ExtractLimits).
 
 use super::super::stuck;
 use super::super::ExtractError;
@@ -14,6 +14,13 @@ use crate::tsume::{Outcome, Solver, SolverOptions};
 
 /// Node budget of a fallback solve on the small (1 MiB) table.
 pub(super) const SMALL_SOLVE_NODES: u64 = 20_000;
+
+/// Table size (MiB) of the last fallback tier: a solve with what is left of the
+/// fallback node total, for a node the first two tiers cannot settle. The root solver's
+/// table is bounded, so a long proof may have lost a subtree that a small solve cannot
+/// rebuild: in 乱 451's plain certificate, a node 121 plies deep whose proof took a
+/// fresh first-proof solve 43.8 M nodes on 256 MiB (82.9 M on 64 MiB).
+const DEEP_SOLVE_MIB: usize = 256;
 
 /// The assuming solver starts on a small (1 MiB) table: most nomate extractions search
 /// a few hundred nodes, and setting up a large table
@@ -42,12 +49,29 @@ impl Extractor<'_> {
         }
         self.spend(pos)?;
         // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
-        // one each time would dominate), the large one only when that runs out.
+        // one each time would dominate), the large one only when that runs out, the deep
+        // one last.
         let tiers = [
             (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
             (self.limits.fallback_mib, self.limits.fallback_nodes),
+            (DEEP_SOLVE_MIB.max(self.limits.fallback_mib), 0),
         ];
         for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
+            // The deep tier: up to `deep_nodes` of what is left of the total, when that
+            // is more than the large tier had.
+            let nodes = if tier == 2 {
+                let left = self
+                    .limits
+                    .fallback_total_nodes
+                    .saturating_sub(self.fresh_nodes)
+                    .min(self.limits.deep_nodes);
+                if left <= self.limits.fallback_nodes {
+                    break;
+                }
+                left
+            } else {
+                nodes
+            };
             if self.fallback[tier].is_none() {
                 let opts = SolverOptions {
                     nodes: Some(nodes),
@@ -56,7 +80,13 @@ impl Extractor<'_> {
                     count_futile: self.bounded && !self.uncounted,
                     ..SolverOptions::default()
                 };
-                let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;
+                let s = match Solver::try_new(opts) {
+                    Ok(s) => s,
+                    // The deep tier is a last resort: without its memory the node is
+                    // left unsettled (a clean failure), not the extraction.
+                    Err(_) if tier == 2 => break,
+                    Err(e) => return Err(ExtractError::Memory(e.to_string())),
+                };
                 self.fallback[tier] = Some(s);
             }
             let (outcome, nodes) =
@@ -64,8 +94,8 @@ impl Extractor<'_> {
                     .as_mut()
                     .map_or((Outcome::Unknown, 0), |s| {
                         if b == UNBOUNDED {
-                            let r = s.solve(pos);
-                            (r.outcome, r.stats.nodes)
+                            // A plain solve from an empty table, within this tier's nodes.
+                            s.solve_assuming(pos, &[], nodes, false, b)
                         } else {
                             // A budgeted solve's entries hold for any root: the
                             // table is kept, so later solves start from them.
@@ -162,5 +192,51 @@ impl Extractor<'_> {
             *n = if keep { *n + used } else { used };
         }
         Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Claim, ExtractLimits};
+    use super::*;
+    use crate::tsume::{load_problem, DefenderHand};
+
+    fn position(sfen: &str) -> Position {
+        load_problem(sfen, DefenderHand::Remaining).unwrap()
+    }
+
+    /// The deep tier settles a node the first two cannot (図巧3 takes 11 737 nodes in a
+    /// first-proof solve; here those tiers get 1 000 each), only with `deep_nodes` set,
+    /// and never spends more than is left of the fallback total.
+    #[test]
+    fn the_deep_tier_settles_what_the_small_ones_cannot() {
+        let text = include_str!("../../../../specs/tsume/classics.sfen");
+        let problems = crate::tsume::problems::read_problems(text);
+        let p = problems.iter().find(|p| p.id == "zukou-003").unwrap();
+        let root = position(&p.sfen);
+        let solver = Solver::new(SolverOptions {
+            memory_mib: 1,
+            ..SolverOptions::default()
+        });
+        let run = |deep_nodes: u64, total: u64| {
+            let limits = ExtractLimits {
+                fallback_nodes: 1_000,
+                fallback_total_nodes: total,
+                deep_nodes,
+                ..ExtractLimits::default()
+            };
+            let mut x = Extractor::new(&solver, &root, Claim::Mate, UNBOUNDED, false, limits);
+            let outcome = x.fresh(&root, UNBOUNDED).unwrap();
+            (outcome, x.fresh_nodes)
+        };
+        let (outcome, used) = run(0, 10_000_000);
+        assert_eq!((outcome, used), (Outcome::Unknown, 2_000));
+        let (outcome, used) = run(1_000_000, 10_000_000);
+        assert_eq!(outcome, Outcome::Mate);
+        assert!(used > 2_000 && used < 1_000_000, "{used}");
+        // 5 000 in all: the deep tier gets the 3 000 left, too few.
+        let (outcome, used) = run(1_000_000, 5_000);
+        assert_eq!(outcome, Outcome::Unknown);
+        assert!(used <= 5_000, "{used}");
     }
 }

@@ -36,8 +36,9 @@ fn ident(pos: &Position) -> Ident {
 /// The state of one extraction.
 struct Extractor<'a> {
     root_solver: &'a Solver<Position>,
-    /// Fallback solvers: a small table, then a large one.
-    fallback: [Option<Solver<Position>>; 2],
+    /// Fallback solvers: a small table, a large one, then a deep one
+    /// ([`fallback`]'s tiers).
+    fallback: [Option<Solver<Position>>; 3],
     /// Nomate: the solver that searches a defender's reply with the graph so far taken
     /// as disproven ([`Solver::solve_assuming`]).
     assuming: Option<Solver<Position>>,
@@ -366,6 +367,43 @@ impl Extractor<'_> {
     }
 }
 
+impl<'a> Extractor<'a> {
+    /// An extraction of `claim` from `root` under budget `budget` on `solver`'s table.
+    fn new(
+        solver: &'a Solver<Position>,
+        root: &Position,
+        claim: Claim,
+        budget: u16,
+        uncounted: bool,
+        limits: ExtractLimits,
+    ) -> Self {
+        Extractor {
+            root_solver: solver,
+            fallback: [None, None, None],
+            assuming: None,
+            assuming_small: Some(0),
+            assumed: None,
+            created: Vec::new(),
+            fresh_solves: 0,
+            fresh_nodes: 0,
+            created_total: 0,
+            speculative: 0,
+            limits,
+            attacker: root.side_to_move(),
+            claim,
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            budgets: Vec::new(),
+            depths: Vec::new(),
+            bounded: budget != UNBOUNDED,
+            uncounted: uncounted && budget != UNBOUNDED,
+            finished: HashMap::new(),
+            on_stack: Vec::new(),
+            spec_failed: Default::default(),
+        }
+    }
+}
+
 /// `b` − 1 plies, saturating at 0; [`UNBOUNDED`] stays.
 fn budget_minus(b: u16) -> u16 {
     if b == UNBOUNDED {
@@ -388,30 +426,7 @@ pub(super) fn settle(
     uncounted: bool,
     limits: ExtractLimits,
 ) -> Result<(Vec<Option<Node>>, usize), ExtractError> {
-    let mut x = Extractor {
-        root_solver: solver,
-        fallback: [None, None],
-        assuming: None,
-        assuming_small: Some(0),
-        assumed: None,
-        created: Vec::new(),
-        fresh_solves: 0,
-        fresh_nodes: 0,
-        created_total: 0,
-        speculative: 0,
-        limits,
-        attacker: root.side_to_move(),
-        claim,
-        nodes: Vec::new(),
-        ids: HashMap::new(),
-        budgets: Vec::new(),
-        depths: Vec::new(),
-        bounded: budget != UNBOUNDED,
-        uncounted: uncounted && budget != UNBOUNDED,
-        finished: HashMap::new(),
-        on_stack: Vec::new(),
-        spec_failed: Default::default(),
-    };
+    let mut x = Extractor::new(solver, root, claim, budget, uncounted, limits);
     let r = match claim {
         Claim::Mate => x.mate_attacker(root, budget)?,
         Claim::Nomate => x.nomate_attacker(root, budget)?,
