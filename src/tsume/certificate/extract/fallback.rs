@@ -2,7 +2,8 @@
 //! table cannot settle is solved afresh with a node budget (a small solver whose table
 //! also serves as hints, then a large one, then a deep one with what is left), and a
 //! nomate defender's reply is searched with the graph so far taken as disproven
-//! ([`Solver::solve_assuming`]). All of them draw on the budgets of [`ExtractLimits`](super::super::ExtractLimits).
+//! ([`Solver::solve_assuming`]). All of them draw on the budgets of
+//! [`ExtractLimits`](super::super::ExtractLimits).
 
 use super::super::stuck;
 use super::super::ExtractError;
