@@ -52,26 +52,9 @@ impl Extractor<'_> {
         // Most fallback solves are a few nodes: a 1 MiB table first (clearing the large
         // one each time would dominate), the large one only when that runs out, the deep
         // one last.
-        let tiers = [
-            (1, self.limits.fallback_nodes.min(SMALL_SOLVE_NODES)),
-            (self.limits.fallback_mib, self.limits.fallback_nodes),
-            (DEEP_SOLVE_MIB.max(self.limits.fallback_mib), 0),
-        ];
-        for (tier, (mib, nodes)) in tiers.into_iter().enumerate() {
-            // The deep tier: up to `deep_nodes` of what is left of the total, when that
-            // is more than the large tier had.
-            let nodes = if tier == 2 {
-                let left = self
-                    .limits
-                    .fallback_total_nodes
-                    .saturating_sub(self.fresh_nodes)
-                    .min(self.limits.deep_nodes);
-                if left <= self.limits.fallback_nodes {
-                    break;
-                }
-                left
-            } else {
-                nodes
+        for tier in 0..3 {
+            let Some((mib, nodes)) = self.tier(tier) else {
+                break;
             };
             if self.fallback[tier].is_none() {
                 let opts = SolverOptions {
@@ -90,25 +73,38 @@ impl Extractor<'_> {
                 };
                 self.fallback[tier] = Some(s);
             }
-            let (outcome, nodes) =
-                self.fallback[tier]
-                    .as_mut()
-                    .map_or((Outcome::Unknown, 0), |s| {
-                        if b == UNBOUNDED {
-                            // A plain solve from an empty table, within this tier's nodes.
-                            s.solve_assuming(pos, &[], nodes, false, b)
-                        } else {
-                            // A budgeted solve's entries hold for any root: the
-                            // table is kept, so later solves start from them.
-                            s.solve_assuming(pos, &[], nodes, true, b)
-                        }
-                    });
+            // A plain solve starts from an empty table; a budgeted solve's entries hold
+            // for any root, so its table is kept and later solves start from them.
+            let keep = b != UNBOUNDED;
+            let (outcome, nodes) = self.fallback[tier]
+                .as_mut()
+                .map_or((Outcome::Unknown, 0), |s| {
+                    s.solve_assuming(pos, &[], nodes, keep, b)
+                });
             self.fresh_nodes += nodes;
             if outcome != Outcome::Unknown {
                 return Ok(outcome);
             }
         }
         Ok(Outcome::Unknown)
+    }
+
+    /// The table (MiB) and node budget of fallback tier `tier`, taken when it comes up:
+    /// the deep tier (2) gets up to `deep_nodes` of what is left of the total, and is
+    /// skipped (`None`) when that is no more than the large tier had.
+    fn tier(&self, tier: usize) -> Option<(usize, u64)> {
+        let l = &self.limits;
+        match tier {
+            0 => Some((1, l.fallback_nodes.min(SMALL_SOLVE_NODES))),
+            1 => Some((l.fallback_mib, l.fallback_nodes)),
+            _ => {
+                let left = l
+                    .fallback_total_nodes
+                    .saturating_sub(self.fresh_nodes)
+                    .min(l.deep_nodes);
+                (left > l.fallback_nodes).then_some((DEEP_SOLVE_MIB.max(l.fallback_mib), left))
+            }
+        }
     }
 
     /// Counts one fallback solve, or fails when the solves' budget is spent.
