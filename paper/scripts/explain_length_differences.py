@@ -60,11 +60,15 @@ def solve(binary, lines, nodes, memory):
 
 def interval(k, a):
     """[lo, hi] for f(k) = k + the position's shortest mate length, from answer `a`."""
-    if a["result"] != "mate":
-        return (float("inf"), float("inf")) if a["result"] == "nomate" else (k + 1, float("inf"))
+    if a["result"] == "error":
+        sys.exit(f"{a['id']}: {a['error']}")
+    lo = k + (a["no_mate_within"] + 2 if a.get("no_mate_within") is not None else 1)
+    if a["result"] == "nomate":
+        return (float("inf"), float("inf"))
+    if a["result"] != "mate":  # unknown within the limits
+        return (lo, float("inf"))
     if a["shortest"]:
         return (k + a["plies"], k + a["plies"])
-    lo = k + (a["no_mate_within"] + 2 if a["no_mate_within"] is not None else 1)
     hi = k + (a["mate_within"] if a["mate_within"] is not None else a["plies"])
     return (lo, hi)
 
