@@ -293,13 +293,11 @@ fn an_exact_line_never_rests_on_a_futility_of_a_larger_budget() {
 /// rule (specs/tsume.md, 無双47 and 無双43): the answer is a verified mate with
 /// `shortest: false`, and `no_mate_within` and `mate_within` still say what the minimality
 /// search proved.
-/// 無双43 is proven 53 (none within 51) and answered with a line read off the proof bounds
-/// (55 plies since the table grows at three quarters full, 53 before: which line depends
-/// on the table's history); 無双47 is proven 15 (none within 13) and answered with a 21-ply
-/// line that shows the interpositions.
+/// 無双43 is proven 53 (none within 51) and answered with a 53-ply line; 無双47 is proven 15
+/// (none within 13) and answered with a 21-ply line that shows the interpositions.
 #[test]
 fn a_proven_length_without_an_exact_line_is_not_called_shortest() {
-    for (id, plies, low) in [("musou-043", 55, 51), ("musou-047", 21, 13)] {
+    for (id, plies, low) in [("musou-043", 53, 51), ("musou-047", 21, 13)] {
         let pos = classic(id);
         let r = solve(&pos, &within(3_000_000));
         assert_eq!(r.outcome, Outcome::Mate, "{id}");

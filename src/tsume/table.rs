@@ -199,21 +199,26 @@ fn data_word(i: usize) -> usize {
 /// Clusters in use at the start (512 KiB).
 const INITIAL_CLUSTERS: usize = 2048;
 
-/// The share of the slots in use (numerator, denominator) at which the table doubles.
-/// Three quarters, not one half: every doubling maps fresh memory, which the kernel
-/// zeroes on first touch, and a first touch was a tenth of the CPU of a 14 M-node
-/// solve in a 1 GiB table (`paper/paper.md` §4.j: 23 classics at 20 M nodes −5 % CPU,
-/// ミクロコスモス −15 %, half the memory; node counts within df-pn's noise).
+/// The share of the slots in use (numerator, denominator) at which a table of at least
+/// [`DENSE_FROM_SLOTS`] slots doubles. Three quarters, not one half: every doubling maps
+/// fresh memory, which the kernel zeroes on first touch, and a first touch was a tenth
+/// of the CPU of a 14 M-node solve in a 1 GiB table (`paper/paper.md` §4.j).
 const GROW_AT: (usize, usize) = (3, 4);
+
+/// Below this many slots in use (256 MiB) the table doubles when half full: zeroing that
+/// little memory is cheap, and a sparser table keeps more of what a small solve stored
+/// (growing at three quarters from the start lost two first proofs and a proven length
+/// among the 200 classics at 2 M nodes, §4.j). Solves that stay below it are unchanged.
+const DENSE_FROM_SLOTS: usize = (256 << 20) / (CLUSTER_WORDS * 8) * CLUSTER;
 
 /// The transposition table.
 pub struct Table {
     mem: Memory,
     /// Slots of the whole mapping (the memory limit).
     slots: usize,
-    /// Clusters in use: a power of two that doubles (entries rehashed) when
-    /// [`GROW_AT`] of its slots are used, up to the whole mapping; small problems touch
-    /// little memory.
+    /// Clusters in use: a power of two that doubles (entries rehashed) when half its
+    /// slots are used, from [`DENSE_FROM_SLOTS`] on when [`GROW_AT`] are, up to the whole
+    /// mapping; small problems touch little memory.
     clusters_mask: usize,
     used: usize,
     gc_threshold: u32,
@@ -640,8 +645,12 @@ impl Table {
             Some(i) => {
                 self.set(i, new);
                 self.used += 1;
-                if self.used * GROW_AT.1 >= self.active_slots() * GROW_AT.0
-                    && self.active_slots() < self.slots
+                let (num, den) = if self.active_slots() < DENSE_FROM_SLOTS {
+                    (1, 2)
+                } else {
+                    GROW_AT
+                };
+                if self.used * den >= self.active_slots() * num && self.active_slots() < self.slots
                 {
                     self.grow();
                 } else if self.used * 10 >= self.slots * 9 {
@@ -943,10 +952,13 @@ mod tests {
             })
             .count() as u64;
         assert_eq!(found, t.used() as u64);
-        // Growing at three quarters full, about 4 % of random keys meet a full cluster
-        // of 8 first (below 1 % when it grew at half).
+        // Below `DENSE_FROM_SLOTS` the table grows at half full: under 1 % of random
+        // keys meet a full cluster of 8 first.
         let replaced = t.stats.replaced;
-        assert!(replaced * 20 < n, "few replacements while growing: {replaced}");
+        assert!(
+            replaced * 100 < n,
+            "few replacements while growing: {replaced}"
+        );
     }
 
     #[test]
