@@ -34,27 +34,26 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tsume_peers import is_interposition  # noqa: E402
 
 
 def solve(binary, lines, nodes, memory):
     """Solves `lines` ([(id, position)]) in one shogi-lab process; {id: answer}."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
-        for pid, pos in lines:
-            f.write(f"{pid}\t{pos}\n")
-        path = f.name
-    try:
-        out = subprocess.run(
-            [binary, "tsume", path, "--json", "--nodes", str(nodes), "--memory", str(memory),
-             "--no-certify"],
-            check=True, capture_output=True, text=True).stdout
-    finally:
-        os.unlink(path)
+    text = "".join(f"{pid}\t{pos}\n" for pid, pos in lines)
+    out = subprocess.run(
+        [binary, "tsume", "-", "--json", "--nodes", str(nodes), "--memory", str(memory),
+         "--no-certify"],
+        input=text, capture_output=True, text=True)
     answers = {}
-    for line in out.splitlines():
+    for line in out.stdout.splitlines():
         if line.strip():
             a = json.loads(line)
             answers[a["id"]] = a
+    missing = [pid for pid, _ in lines if pid not in answers]
+    if missing:  # exit status 1 only says some answer is unknown; no answer is a failure
+        sys.exit(f"{binary}: no answer for {missing[0]}: {out.stderr.strip()[:300]}")
     return answers
 
 
@@ -78,15 +77,6 @@ def fmt(iv):
     if lo == hi:
         return str(lo)
     return f"{lo}–{hi}" if hi != float("inf") else f"≥{lo}"
-
-
-def is_interposition(board, move):
-    import cshogi
-
-    if cshogi.move_is_drop(move):
-        return True
-    king = board.king_square(board.turn)
-    return cshogi.move_from(move) != king and board.piece(cshogi.move_to(move)) == 0
 
 
 def explain(binary, pid, sfen, L, line, nodes, memory):

@@ -71,15 +71,23 @@ def verify(sfen, moves):
     replies = list(board.legal_moves)
     if not replies:
         return "ok"
-    # A reply to a check that neither moves the king nor captures (the destination is
-    # empty) can only block the checking line: an interposition. A line that ends with
-    # nothing else left follows a 無駄合 convention (the interpositions are futile and not
-    # shown); whether they are futile is the engine's claim, not checked here.
-    king = board.king_square(board.turn)
-    if all(cshogi.move_is_drop(m) or (cshogi.move_from(m) != king and board.piece(cshogi.move_to(m)) == 0)
-           for m in replies):
+    # A line that ends with nothing but interpositions left follows a 無駄合 convention
+    # (the interpositions are futile and not shown); whether they are futile is the
+    # engine's claim, not checked here.
+    if all(is_interposition(board, m) for m in replies):
         return "only interpositions left"
     return "final position is not mate"
+
+
+def is_interposition(board, move):
+    """A reply to a check (cshogi `board`, `move`) that neither moves the king nor captures
+    (a drop, or a move to an empty square) can only block the checking line."""
+    import cshogi
+
+    if cshogi.move_is_drop(move):
+        return True
+    king = board.king_square(board.turn)
+    return cshogi.move_from(move) != king and board.piece(cshogi.move_to(move)) == 0
 
 
 def solve(cmd, options, hash_mib, sfen, ms, grace):
