@@ -211,6 +211,17 @@ const GROW_AT: (usize, usize) = (3, 4);
 /// among the 200 classics at 2 M nodes, §4.j). Solves that stay below it are unchanged.
 const DENSE_FROM_SLOTS: usize = (256 << 20) / (CLUSTER_WORDS * 8) * CLUSTER;
 
+/// Whether a table with `active` slots in use, `used` of them occupied, doubles: at half
+/// full below [`DENSE_FROM_SLOTS`], at [`GROW_AT`] from there.
+const fn grows(used: usize, active: usize) -> bool {
+    let (num, den) = if active < DENSE_FROM_SLOTS {
+        (1, 2)
+    } else {
+        GROW_AT
+    };
+    used * den >= active * num
+}
+
 /// The transposition table.
 pub struct Table {
     mem: Memory,
@@ -645,13 +656,7 @@ impl Table {
             Some(i) => {
                 self.set(i, new);
                 self.used += 1;
-                let (num, den) = if self.active_slots() < DENSE_FROM_SLOTS {
-                    (1, 2)
-                } else {
-                    GROW_AT
-                };
-                if self.used * den >= self.active_slots() * num && self.active_slots() < self.slots
-                {
+                if grows(self.used, self.active_slots()) && self.active_slots() < self.slots {
                     self.grow();
                 } else if self.used * 10 >= self.slots * 9 {
                     self.gc();
@@ -959,6 +964,19 @@ mod tests {
             replaced * 100 < n,
             "few replacements while growing: {replaced}"
         );
+    }
+
+    /// Half full below 256 MiB of slots in use, three quarters from there.
+    #[test]
+    fn the_table_doubles_at_half_then_three_quarters() {
+        let small = DENSE_FROM_SLOTS / 2;
+        assert!(!grows(small / 2 - 1, small));
+        assert!(grows(small / 2, small));
+        let large = DENSE_FROM_SLOTS;
+        assert!(!grows(large / 2, large));
+        assert!(!grows(large / 4 * 3 - 1, large));
+        assert!(grows(large / 4 * 3, large));
+        assert_eq!(DENSE_FROM_SLOTS * 32, 256 << 20, "slots of 32 bytes");
     }
 
     #[test]
