@@ -7,7 +7,8 @@ use shogi_lab::notation::sfen::{resolve_usi_move, write_sfen};
 use shogi_lab::rules::{Color, Piece, Position, Rules, Setup, Square};
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{
-    checker, load_problem, naive, solve, DefenderHand, MatePosition, Outcome, SolverOptions,
+    checker, load_problem, naive, solve, Control, DefenderHand, MatePosition, Outcome,
+    SolverOptions,
 };
 
 const CASES: &str = include_str!("../specs/tsume/cases.sfen");
@@ -540,4 +541,47 @@ fn zukou_21_record_line_is_not_a_longest_defence() {
     );
     assert_eq!(r.outcome, Outcome::Unknown);
     assert_eq!(r.no_mate_within, Some(17));
+}
+
+/// What a running search publishes to its [`Control`] (a USI front end's `info string
+/// proven so far: …`) ends at the bounds of its answer: a proven-shortest L gives a mate
+/// within L and no mate within L − 2; a minimality search cut by its node limit gives the
+/// answer's own `mate_within` / `no_mate_within`; a refutation within `max_plies` gives
+/// no mate within it.
+#[test]
+fn the_control_ends_at_the_answers_bounds() {
+    let run = |pos: &Position, o: SolverOptions| {
+        let control = Control::default();
+        let r = solve(
+            pos,
+            &SolverOptions {
+                control: Some(control.clone()),
+                ..o
+            },
+        );
+        (r, control.0.mate_within(), control.0.no_mate_within())
+    };
+    let (r, mate, no_mate) = run(&classic("zukou-002"), within(1_000_000));
+    assert_eq!((r.shortest, r.line.len()), (Some(true), 21));
+    assert_eq!((mate, no_mate), (Some(21), Some(19)));
+
+    // 図巧4 at 300 000 nodes: mate found, the minimality search cut short.
+    let (r, mate, no_mate) = run(&classic("zukou-004"), within(300_000));
+    assert_eq!(r.outcome, Outcome::Mate);
+    assert_eq!(r.shortest, Some(false));
+    assert_eq!(mate, r.mate_within);
+    assert!(mate.is_some_and(|m| m as usize <= r.line.len()));
+    assert_eq!(no_mate, r.no_mate_within);
+    assert!(no_mate.is_some_and(|n| n + 2 < r.line.len() as u16));
+
+    // No mate within 17 plies of 図巧2 (its solution has 21).
+    let (r, mate, no_mate) = run(
+        &classic("zukou-002"),
+        SolverOptions {
+            max_plies: Some(17),
+            ..within(1_000_000)
+        },
+    );
+    assert_eq!(r.no_mate_within, Some(17));
+    assert_eq!((mate, no_mate), (None, Some(17)));
 }

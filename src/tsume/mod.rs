@@ -223,6 +223,9 @@ pub struct SearchControl {
     stop: std::sync::atomic::AtomicBool,
     nodes: std::sync::atomic::AtomicU64,
     hashfull: std::sync::atomic::AtomicU32,
+    /// The shortest mate's bounds proven so far, each plies + 1 (0: none yet).
+    mate_within: std::sync::atomic::AtomicU32,
+    no_mate_within: std::sync::atomic::AtomicU32,
 }
 
 impl SearchControl {
@@ -241,6 +244,8 @@ impl SearchControl {
         self.stop.store(false, Relaxed);
         self.nodes.store(0, Relaxed);
         self.hashfull.store(0, Relaxed);
+        self.mate_within.store(0, Relaxed);
+        self.no_mate_within.store(0, Relaxed);
     }
     /// Nodes searched so far (updated every 1024 nodes).
     pub fn nodes(&self) -> u64 {
@@ -249,6 +254,35 @@ impl SearchControl {
     /// Table fill in permille of the memory limit (updated every 1024 nodes).
     pub fn hashfull(&self) -> u32 {
         self.hashfull.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    /// The least length within which the running search has proven a mate so far (a
+    /// proof, or the minimality search's shorter proofs; `None` before the first).
+    pub fn mate_within(&self) -> Option<u16> {
+        Self::plies(&self.mate_within)
+    }
+    /// The greatest length within which the running search has proven that there is no
+    /// mate so far (the minimality search's refutations; `None` before the first). With
+    /// [`SearchControl::mate_within`] `L` and this `L - 2`, the length `L` is proven shortest.
+    pub fn no_mate_within(&self) -> Option<u16> {
+        Self::plies(&self.no_mate_within)
+    }
+    fn plies(a: &std::sync::atomic::AtomicU32) -> Option<u16> {
+        let v = a.load(std::sync::atomic::Ordering::Relaxed);
+        (v != 0).then(|| (v - 1) as u16)
+    }
+    pub(crate) fn report_mate_within(&self, plies: u16) {
+        let v = u32::from(plies) + 1;
+        self.mate_within
+            .fetch_update(
+                std::sync::atomic::Ordering::Relaxed,
+                std::sync::atomic::Ordering::Relaxed,
+                |o| (o == 0 || v < o).then_some(v),
+            )
+            .ok();
+    }
+    pub(crate) fn report_no_mate_within(&self, plies: u16) {
+        self.no_mate_within
+            .fetch_max(u32::from(plies) + 1, std::sync::atomic::Ordering::Relaxed);
     }
     pub(crate) fn report(&self, nodes: u64, hashfull: u32) {
         use std::sync::atomic::Ordering::Relaxed;

@@ -306,6 +306,7 @@ impl<P: MatePosition> Solver<P> {
             .map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
         let out = self.search_root(&mut pos, root_budget);
         if out.pns.is_proven() {
+            self.publish(Some(out.bound), None);
             let mut len = out.bound;
             let mut exact = false;
             let mut low = None;
@@ -344,6 +345,7 @@ impl<P: MatePosition> Solver<P> {
                 result.outcome = Outcome::NoMate;
             } else {
                 result.no_mate_within = Some(root_budget);
+                self.publish(None, Some(root_budget));
             }
         }
         result.stats = Stats {
@@ -383,6 +385,19 @@ impl<P: MatePosition> Solver<P> {
     fn play(&mut self, pos: &mut P, m: P::Move) {
         self.plays += 1;
         pos.play(m);
+    }
+
+    /// Tells the driving thread (a USI front end's `info`) the bounds on the shortest
+    /// mate proven so far: a mate within `mate` plies, no mate within `no_mate`.
+    fn publish(&self, mate: Option<u16>, no_mate: Option<u16>) {
+        if let Some(c) = &self.opts.control {
+            if let Some(m) = mate {
+                c.0.report_mate_within(m);
+            }
+            if let Some(n) = no_mate {
+                c.0.report_no_mate_within(n);
+            }
+        }
     }
 
     /// Whether the driving thread asked the search to stop.

@@ -75,6 +75,8 @@ struct Running {
     /// The reply of a finished search that waits for `stop` or `ponderhit`.
     held: Option<String>,
     yozume_nodes: u64,
+    /// The bounds on the shortest mate last printed ([`info::bounds`]).
+    bounds: (Option<u16>, Option<u16>),
 }
 
 enum PositionState {
@@ -301,6 +303,7 @@ impl<W: Write> Engine<W> {
             answered: false,
             held: None,
             yozume_nodes: self.options.yozume_nodes,
+            bounds: (None, None),
         });
         Ok(())
     }
@@ -428,7 +431,15 @@ impl<W: Write> Engine<W> {
                 run.control.0.nodes(),
                 run.control.0.hashfull(),
             );
+            let bounds = (run.control.0.mate_within(), run.control.0.no_mate_within());
+            let changed = (bounds != run.bounds)
+                .then(|| info::bounds(bounds.0, bounds.1))
+                .flatten();
+            run.bounds = bounds;
             self.say(&line)?;
+            if let Some(b) = changed {
+                self.say(&b)?;
+            }
         }
         Ok(())
     }

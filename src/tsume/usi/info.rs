@@ -11,6 +11,20 @@ pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
     format!("info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}")
 }
 
+/// `info string proven so far: mate within <L> plies, no mate within <N> plies` (either
+/// part alone when only it is known; `None` when neither is): the bounds on the shortest
+/// mate the running search has proven, printed when they change.
+pub fn bounds(mate_within: Option<u16>, no_mate_within: Option<u16>) -> Option<String> {
+    let parts: Vec<String> = [
+        mate_within.map(|l| format!("mate within {l} plies")),
+        no_mate_within.map(|n| format!("no mate within {n} plies")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| format!("info string proven so far: {}", parts.join(", ")))
+}
+
 /// `info string plays <n>`: the positions the search entered by a move (`Stats::plays`), the
 /// unit in which YaneuraOu-based engines (KomoringHeights) count `nodes`; ours count
 /// expansions. Printed once, with the answer.
@@ -43,6 +57,19 @@ mod tests {
             "info time 0 nodes 5 nps 5000 hashfull 0"
         );
         assert_eq!(plays(12), "info string plays 12");
+        assert_eq!(bounds(None, None), None);
+        assert_eq!(
+            bounds(Some(35), None).unwrap(),
+            "info string proven so far: mate within 35 plies"
+        );
+        assert_eq!(
+            bounds(Some(31), Some(27)).unwrap(),
+            "info string proven so far: mate within 31 plies, no mate within 27 plies"
+        );
+        assert_eq!(
+            bounds(None, Some(7)).unwrap(),
+            "info string proven so far: no mate within 7 plies"
+        );
         let p = crate::tsume::load_problem(
             "8k/9/8P/9/9/9/9/9/9 b G 1",
             crate::tsume::DefenderHand::Remaining,
