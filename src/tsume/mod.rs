@@ -291,6 +291,20 @@ impl SearchControl {
     }
 }
 
+/// `mate within <L> plies, no mate within <N> plies` (either part alone when only it is
+/// known; `None` when neither is): bounds on the shortest mate, as front ends print the
+/// ones a running search has proven so far ([`SearchControl::mate_within`]).
+pub fn bounds_text(mate_within: Option<u16>, no_mate_within: Option<u16>) -> Option<String> {
+    let parts: Vec<String> = [
+        mate_within.map(|l| format!("mate within {l} plies")),
+        no_mate_within.map(|n| format!("no mate within {n} plies")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
 /// A shared [`SearchControl`]; equal when it is the same control.
 #[derive(Debug, Clone, Default)]
 pub struct Control(pub std::sync::Arc<SearchControl>);

@@ -162,7 +162,10 @@ impl Session<'_> {
             None => None,
         };
         let cert_path = cert_path.as_deref();
-        let (r, cert, solve_ms) = solve_and_certify(pos, &self.opts, cert_path, !a.no_certify)?;
+        let progress = &self.progress;
+        let watch = |c: &crate::tsume::SearchControl| progress.searching(&p.id, c);
+        let (r, cert, solve_ms) =
+            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, Some(&watch))?;
         self.tally.answered(r.outcome, &cert);
         let answer = Answer {
             problem: p,

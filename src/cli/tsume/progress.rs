@@ -1,29 +1,45 @@
 //! The progress bar of a run of several problems, and printing around it.
 
 use crate::cli::emit;
-use crate::tsume::Outcome;
+use crate::tsume::{bounds_text, Outcome, SearchControl};
 
-/// A progress bar (on stderr, drawn only on a terminal) when the run has more than one
-/// problem or an unknown number; output goes through it so that it is not torn.
+/// A progress bar (on stderr, drawn only on a terminal; a status line for a single
+/// problem) with the running search's nodes and the bounds on the shortest mate it has
+/// proven so far; output goes through it so that it is not torn.
 pub(super) struct Progress {
     bar: Option<indicatif::ProgressBar>,
 }
 
 impl Progress {
-    /// A bar of `total` problems, none for exactly one.
+    /// A bar of `total` problems; a status line without a bar for exactly one.
     pub(super) fn new(total: Option<usize>) -> Progress {
-        let bar = (total != Some(1)).then(|| {
-            let b = match total {
-                Some(n) => indicatif::ProgressBar::new(n as u64),
-                None => indicatif::ProgressBar::no_length(),
-            };
-            b.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
-                    .expect("template"),
-            );
-            b
-        });
-        Progress { bar }
+        let (b, template) = match total {
+            Some(1) => (
+                indicatif::ProgressBar::no_length(),
+                "{spinner} {elapsed} {msg}",
+            ),
+            Some(n) => (
+                indicatif::ProgressBar::new(n as u64),
+                "{bar:40} {pos}/{len} {elapsed} {msg}",
+            ),
+            None => (
+                indicatif::ProgressBar::no_length(),
+                "{bar:40} {pos}/{len} {elapsed} {msg}",
+            ),
+        };
+        b.set_style(indicatif::ProgressStyle::with_template(template).expect("template"));
+        Progress { bar: Some(b) }
+    }
+
+    /// Shows the running search of problem `id`: its nodes and the bounds on the shortest
+    /// mate proven so far (`SearchControl::mate_within`).
+    pub(super) fn searching(&self, id: &str, c: &SearchControl) {
+        if let Some(b) = &self.bar {
+            let bounds = bounds_text(c.mate_within(), c.no_mate_within())
+                .map_or(String::new(), |t| format!("; proven so far: {t}"));
+            b.set_message(format!("{id}: {} nodes{bounds}", c.nodes()));
+            b.tick();
+        }
     }
 
     /// Prints `text` on stdout, the bar hidden meanwhile.

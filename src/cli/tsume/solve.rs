@@ -4,9 +4,13 @@
 use super::TsumeArgs;
 use crate::cli::certificate::{certify_answer, ms_since, now, Certified};
 use crate::cli::Failure;
-use crate::tsume::{DefenderHand, SolveResult, Solver, SolverOptions};
+use crate::tsume::{Control, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::Duration;
+
+/// How often a running solve's status is read for the terminal's status line.
+const WATCH_PERIOD: Duration = Duration::from_millis(250);
 
 /// The solver's options from the arguments, once `--memory` is checked against the
 /// memory the machine has.
@@ -38,14 +42,31 @@ pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
 /// Solves one problem and certifies the answer, on a thread with a deep stack
 /// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
 /// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
+/// With `watch`, another thread hands it the search's [`SearchControl`] (nodes, the bounds
+/// on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve ends.
 pub(super) fn solve_and_certify(
     pos: &crate::rules::Position,
     opts: &SolverOptions,
     path: Option<&Path>,
     check: bool,
+    watch: Option<&(dyn Fn(&SearchControl) + Sync)>,
 ) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
+    let control = Control::default();
+    let opts = SolverOptions {
+        control: watch.is_some().then(|| control.clone()),
+        ..opts.clone()
+    };
     std::thread::scope(|s| {
-        std::thread::Builder::new()
+        let (done, ended) = mpsc::channel::<()>();
+        if let Some(watch) = watch {
+            let control = &control;
+            s.spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(WATCH_PERIOD) {
+                    watch(&control.0);
+                }
+            });
+        }
+        let solver = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn_scoped(s, || {
                 let mut solver = Solver::try_new(opts.clone())
@@ -56,8 +77,12 @@ pub(super) fn solve_and_certify(
                 let c = certify_answer(&solver, pos, &r, path, check)?;
                 Ok((r, c, solve_ms))
             })
-            .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?
+            .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?;
+        let solved = solver
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // Ends the watcher (its channel closes) before the scope joins it.
+        drop(done);
+        solved
     })
 }

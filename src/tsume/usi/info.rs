@@ -15,14 +15,8 @@ pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
 /// part alone when only it is known; `None` when neither is): the bounds on the shortest
 /// mate the running search has proven, printed when they change.
 pub fn bounds(mate_within: Option<u16>, no_mate_within: Option<u16>) -> Option<String> {
-    let parts: Vec<String> = [
-        mate_within.map(|l| format!("mate within {l} plies")),
-        no_mate_within.map(|n| format!("no mate within {n} plies")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!parts.is_empty()).then(|| format!("info string proven so far: {}", parts.join(", ")))
+    crate::tsume::bounds_text(mate_within, no_mate_within)
+        .map(|b| format!("info string proven so far: {b}"))
 }
 
 /// `info string plays <n>`: the positions the search entered by a move (`Stats::plays`), the
