@@ -1,6 +1,6 @@
 """Type stubs of the native module (src/python/ in the Rust crate)."""
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -42,6 +42,8 @@ def tsume_solve(
     defender_hand_as_given: bool = False,
     certify: bool = True,
     count_futile: bool = False,
+    progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
+    progress_every: float = 1.0,
 ) -> Dict[str, object]: ...
 def quantum_converge(world_text: str, engine: str = "counting") -> str: ...
 def quantum_probabilities(world_text: str) -> Tuple[List[str], List[List[int]], int]: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Callable, Dict, List, Optional
 
 from . import _native
 
@@ -54,6 +54,8 @@ def solve(
     defender_hand_as_given: bool = False,
     certify: bool = True,
     count_futile: bool = False,
+    progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
+    progress_every: float = 1.0,
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
@@ -64,6 +66,17 @@ def solve(
     nomate is certified in-process (``certified``; ``tsume --no-certify`` is ``certify=False``).
     ``count_futile`` counts 無駄合 as plies (the CLI's ``--count-futile``: KomoringHeights'
     MinLength and the 詰将棋500万問 convention).
+
+    The search runs on a thread of its own: Ctrl-C (a notebook's interrupt) stops it and
+    raises ``KeyboardInterrupt``. ``progress``, if given, is called every
+    ``progress_every`` seconds during the search with ``{"nodes": …, "mate_within": …,
+    "no_mate_within": …}``: the bounds on the shortest mate proven so far (``None`` until
+    known; the length is proven when they are 2 apart). Returning ``False`` stops the
+    search, which answers what it has (a line whose length is not proven, or
+    ``unknown``); an exception it raises stops the search and propagates.
     """
-    d = _native.tsume_solve(sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile)
+    d = _native.tsume_solve(
+        sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,
+        progress, progress_every,
+    )
     return TsumeResult(**d)

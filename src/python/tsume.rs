@@ -4,15 +4,47 @@ use super::input_error;
 use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
-use crate::tsume::{load_problem, DefenderHand, Outcome, Solver, SolverOptions};
+use crate::tsume::{
+    load_problem, Control, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The solver thread's stack, as the CLI's (ミクロコスモス recurses over 1 500 plies).
+const SOLVER_STACK: usize = 256 << 20;
+/// How often the calling thread wakes to check for signals (Ctrl-C) and the progress clock.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
+/// search; `Ok(false)` when it returned `False` (stop the search).
+fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bool> {
+    let d = PyDict::new_bound(py);
+    d.set_item("nodes", c.nodes())?;
+    d.set_item("mate_within", c.mate_within())?;
+    d.set_item("no_mate_within", c.no_mate_within())?;
+    let ret = f.call1(py, (d,))?;
+    // Only an explicit `False` stops the search (a callback returning None goes on).
+    let ret = ret.bind(py);
+    let stop = ret
+        .downcast::<pyo3::types::PyBool>()
+        .is_ok_and(|b| !b.is_true());
+    Ok(!stop)
+}
 
 /// Solves one problem (`sfen`: a SFEN or USI position text, read as `shogi-lab tsume`
 /// reads it); returns the fields of the CLI's `tsume --json` line.
+///
+/// The solve runs on a thread of its own with the CLI's deep stack (ミクロコスモス
+/// recurses over 1 500 plies) while this thread, holding the GIL only briefly, checks
+/// for signals (Ctrl-C, a notebook's interrupt: the search stops and the exception is
+/// raised) and every `progress_every` seconds calls `progress` with the search's nodes
+/// and the bounds on the shortest mate proven so far. `progress` returning `False`
+/// stops the search, which then answers what it has; an exception it raises stops the
+/// search and is raised.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false))]
+#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0))]
+#[allow(clippy::too_many_arguments)]
 pub fn tsume_solve<'py>(
     py: Python<'py>,
     sfen: &str,
@@ -23,6 +55,8 @@ pub fn tsume_solve<'py>(
     defender_hand_as_given: bool,
     certify: bool,
     count_futile: bool,
+    progress: Option<PyObject>,
+    progress_every: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let time = match time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
@@ -30,6 +64,11 @@ pub fn tsume_solve<'py>(
         }
         t => t.map(Duration::from_secs_f64),
     };
+    if !(progress_every.is_finite() && progress_every > 0.0) {
+        return Err(input_error(format!(
+            "bad progress_every {progress_every}: expected seconds > 0"
+        )));
+    }
     if memory_mib == 0 {
         return Err(input_error("bad memory_mib 0: expected at least 1"));
     }
@@ -39,21 +78,63 @@ pub fn tsume_solve<'py>(
         DefenderHand::Remaining
     };
     let pos = load_problem(sfen, defender).map_err(input_error)?;
-    let mut solver = Solver::try_new(SolverOptions {
+    let control = Control::default();
+    let opts = SolverOptions {
         shortest,
         nodes,
         time,
         memory_mib,
         count_futile,
+        control: Some(control.clone()),
         ..SolverOptions::default()
-    })
-    .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
+    };
     // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
-    let (r, cert) = py.allow_threads(|| {
-        let r = solver.solve(&pos);
-        let c = certify_answer(&solver, &pos, &r, None, certify);
-        (r, c)
-    });
+    let (r, cert) = std::thread::scope(|s| -> PyResult<_> {
+        let solver = std::thread::Builder::new()
+            .stack_size(SOLVER_STACK)
+            .spawn_scoped(s, || {
+                let mut solver = Solver::try_new(opts)?;
+                let r = solver.solve(&pos);
+                let c = certify_answer(&solver, &pos, &r, None, certify);
+                Ok::<_, crate::resources::MemoryError>((r, c))
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyMemoryError::new_err(format!(
+                    "cannot start the solver thread: {e}"
+                ))
+            })?;
+        let every = Duration::from_secs_f64(progress_every);
+        let mut next = Instant::now() + every;
+        let mut raised = None;
+        let mut progress = progress.as_ref();
+        while !solver.is_finished() {
+            py.allow_threads(|| std::thread::sleep(POLL));
+            if let Err(e) = py.check_signals() {
+                raised = Some(e);
+            } else if let Some(f) = progress.filter(|_| Instant::now() >= next) {
+                next = Instant::now() + every;
+                match call_progress(py, f, &control.0) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        // Stopped: no more calls while the search winds down.
+                        control.0.stop();
+                        progress = None;
+                    }
+                    Err(e) => raised = Some(e),
+                }
+            }
+            if raised.is_some() {
+                control.0.stop();
+                break;
+            }
+        }
+        let solved = py.allow_threads(|| solver.join());
+        let solved = solved.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        solved.map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))
+    })?;
     let cert = cert.map_err(|f| input_error(f.message))?;
     let mate = r.outcome == Outcome::Mate;
     let d = PyDict::new_bound(py);

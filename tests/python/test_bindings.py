@@ -146,6 +146,47 @@ def test_tsume_matches_the_cli(cli, root):
         tsume.solve("8k/9 b G 1")
     with pytest.raises(ShogiLabError, match="time"):
         tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", time=-1)
+    with pytest.raises(ShogiLabError, match="progress_every"):
+        tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", progress_every=0)
+
+
+def classic(root, pid):
+    for line in (root / "specs/tsume/classics.sfen").read_text(encoding="utf-8").splitlines():
+        if line.startswith(pid + "\t"):
+            return line.split("\t")[1]
+    raise KeyError(pid)
+
+
+def test_tsume_progress_reports_the_bounds_and_can_stop_the_search(root):
+    # 無双8: its first proof (31 plies) comes within a few hundred thousand nodes, the proof
+    # that 31 is the shortest takes 13.7 M more (minutes of polls at 20 ms).
+    calls = []
+
+    def progress(p):
+        calls.append(dict(p))
+        return p["mate_within"] is None  # stop once a mate is proven
+
+    r = tsume.solve(classic(root, "musou-008"), nodes=20_000_000, memory_mib=64,
+                    certify=False, progress=progress, progress_every=0.02)
+    assert calls and calls[-1]["mate_within"] is not None
+    assert all(c["mate_within"] is None for c in calls[:-1])
+    assert [c["nodes"] for c in calls] == sorted(c["nodes"] for c in calls)
+    # Stopped in the minimality search: the mate found, its length not proven.
+    assert r.result == "mate" and r.shortest is False
+    assert r.plies <= r.mate_within <= calls[-1]["mate_within"]
+    assert r.nodes < 13_693_372
+
+
+def test_tsume_progress_exception_stops_the_search(root):
+    class Enough(Exception):
+        pass
+
+    def progress(p):
+        raise Enough(p["nodes"])
+
+    with pytest.raises(Enough):
+        tsume.solve(classic(root, "musou-008"), memory_mib=64, certify=False,
+                    progress=progress, progress_every=0.02)
 
 
 WORLDS = [
@@ -254,3 +295,26 @@ def _rooks_bishops_unattacked(sfen):
                 assert (x, y) not in board, (sfen, (f, r), (x, y))
                 x, y = x + df, y + dr
     return counts
+
+
+def test_tsume_ctrl_c_stops_the_search(root):
+    # A child solves 無双8 without limits (about 14 M nodes); SIGINT once it has started.
+    import signal
+    import subprocess
+    import sys
+
+    code = f"""
+import sys, shogi_lab.tsume as t
+def progress(p):
+    print("searching", flush=True)
+try:
+    t.solve({classic(root, "musou-008")!r}, certify=False, progress=progress, progress_every=0.05)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "searching"
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=600)
+    assert out.split()[-1] == "interrupted"
