@@ -165,7 +165,7 @@ impl Session<'_> {
         let progress = &self.progress;
         let watch = |c: &crate::tsume::SearchControl| progress.searching(&p.id, c);
         let (r, cert, solve_ms) =
-            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, Some(&watch))?;
+            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, &watch)?;
         self.tally.answered(r.outcome, &cert);
         let answer = Answer {
             problem: p,

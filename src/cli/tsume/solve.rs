@@ -42,30 +42,28 @@ pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
 /// Solves one problem and certifies the answer, on a thread with a deep stack
 /// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
 /// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
-/// With `watch`, another thread hands it the search's [`SearchControl`] (nodes, the bounds
-/// on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve ends.
+/// Meanwhile another thread hands `watch` the search's [`SearchControl`] (nodes, the
+/// bounds on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve ends.
 pub(super) fn solve_and_certify(
     pos: &crate::rules::Position,
     opts: &SolverOptions,
     path: Option<&Path>,
     check: bool,
-    watch: Option<&(dyn Fn(&SearchControl) + Sync)>,
+    watch: &(dyn Fn(&SearchControl) + Sync),
 ) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
     let control = Control::default();
     let opts = SolverOptions {
-        control: watch.is_some().then(|| control.clone()),
+        control: Some(control.clone()),
         ..opts.clone()
     };
     std::thread::scope(|s| {
         let (done, ended) = mpsc::channel::<()>();
-        if let Some(watch) = watch {
-            let control = &control;
-            s.spawn(move || {
-                while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(WATCH_PERIOD) {
-                    watch(&control.0);
-                }
-            });
-        }
+        let control = &control;
+        s.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(WATCH_PERIOD) {
+                watch(&control.0);
+            }
+        });
         let solver = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn_scoped(s, || {
