@@ -72,8 +72,9 @@ def solve(
     ``progress_every`` seconds during the search with ``{"nodes": …, "mate_within": …,
     "no_mate_within": …}``: the bounds on the shortest mate proven so far (``None`` until
     known; the length is proven when they are 2 apart). Returning ``False`` stops the
-    search, which answers what it has (a line whose length is not proven, or
-    ``unknown``); an exception it raises stops the search and propagates.
+    search, which answers what it has, uncertified (a line whose length is not proven,
+    or ``unknown``); an exception it raises stops the search and propagates. A stop
+    that comes while the certificate is extracted waits for the extraction.
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,

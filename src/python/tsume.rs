@@ -40,8 +40,9 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// for signals (Ctrl-C, a notebook's interrupt: the search stops and the exception is
 /// raised) and every `progress_every` seconds calls `progress` with the search's nodes
 /// and the bounds on the shortest mate proven so far. `progress` returning `False`
-/// stops the search, which then answers what it has; an exception it raises stops the
-/// search and is raised.
+/// stops the search, which then answers what it has, uncertified; an exception it
+/// raises stops the search and is raised. A stop during the certificate's extraction
+/// waits for it.
 #[pyfunction]
 #[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0))]
 #[allow(clippy::too_many_arguments)]
@@ -95,6 +96,8 @@ pub fn tsume_solve<'py>(
             .spawn_scoped(s, || {
                 let mut solver = Solver::try_new(opts)?;
                 let r = solver.solve(&pos);
+                // A stopped search is not certified (the extraction does not poll the stop).
+                let certify = certify && !control.0.is_stopped();
                 let c = certify_answer(&solver, &pos, &r, None, certify);
                 Ok::<_, crate::resources::MemoryError>((r, c))
             })

@@ -167,7 +167,7 @@ def test_tsume_progress_reports_the_bounds_and_can_stop_the_search(root):
         return p["mate_within"] is None  # stop once a mate is proven
 
     r = tsume.solve(classic(root, "musou-008"), nodes=20_000_000, memory_mib=64,
-                    certify=False, progress=progress, progress_every=0.02)
+                    progress=progress, progress_every=0.02)
     assert calls and calls[-1]["mate_within"] is not None
     assert all(c["mate_within"] is None for c in calls[:-1])
     assert [c["nodes"] for c in calls] == sorted(c["nodes"] for c in calls)
@@ -175,6 +175,7 @@ def test_tsume_progress_reports_the_bounds_and_can_stop_the_search(root):
     assert r.result == "mate" and r.shortest is False
     assert r.plies <= r.mate_within <= calls[-1]["mate_within"]
     assert r.nodes < 13_693_372
+    assert r.certified is None  # a stopped search is not certified
 
 
 def test_tsume_progress_exception_stops_the_search(root):
