@@ -559,7 +559,8 @@ fn the_control_ends_at_the_answers_bounds() {
                 ..o
             },
         );
-        (r, control.0.mate_within(), control.0.no_mate_within())
+        let b = control.0.bounds();
+        (r, b.mate_within, b.no_mate_within)
     };
     let (r, mate, no_mate) = run(&classic("zukou-002"), within(1_000_000));
     assert_eq!((r.shortest, r.line.len()), (Some(true), 21));

@@ -68,13 +68,15 @@ def solve(
     MinLength and the 詰将棋500万問 convention).
 
     The search runs on a thread of its own: Ctrl-C (a notebook's interrupt) stops it and
-    raises ``KeyboardInterrupt``. ``progress``, if given, is called every
-    ``progress_every`` seconds during the search with ``{"nodes": …, "mate_within": …,
-    "no_mate_within": …}``: the bounds on the shortest mate proven so far (``None`` until
-    known; the length is proven when they are 2 apart). Returning ``False`` stops the
-    search, which answers what it has, uncertified (a line whose length is not proven,
-    or ``unknown``); an exception it raises stops the search and propagates. A stop
-    that comes while the certificate is extracted waits for the extraction.
+    raises ``KeyboardInterrupt`` (when called from the main thread, where Python
+    delivers signals). ``progress``, if given, is called every ``progress_every``
+    seconds during the search with ``{"nodes": …, "mate_within": …, "no_mate_within":
+    …}``: the bounds on the shortest mate proven so far (``None`` until known; the
+    length is proven when they are 2 apart, or at a mate within 1). Returning ``False``
+    (the bool) stops the search, which answers what it has, uncertified: a line whose
+    length may be unproven, or ``unknown``. An exception it raises stops the search and
+    propagates. A stop that comes while the certificate is extracted waits for the
+    extraction.
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,

@@ -9,20 +9,21 @@ use crate::tsume::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The solver thread's stack, as the CLI's (ミクロコスモス recurses over 1 500 plies).
-const SOLVER_STACK: usize = 256 << 20;
-/// How often the calling thread wakes to check for signals (Ctrl-C) and the progress clock.
+/// How often the calling thread wakes to check for signals (Ctrl-C) and the progress
+/// clock; the solver thread wakes it at once when it is done.
 const POLL: Duration = Duration::from_millis(20);
 
 /// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
 /// search; `Ok(false)` when it returned `False` (stop the search).
 fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bool> {
     let d = PyDict::new_bound(py);
+    let b = c.bounds();
     d.set_item("nodes", c.nodes())?;
-    d.set_item("mate_within", c.mate_within())?;
-    d.set_item("no_mate_within", c.no_mate_within())?;
+    d.set_item("mate_within", b.mate_within)?;
+    d.set_item("no_mate_within", b.no_mate_within)?;
     let ret = f.call1(py, (d,))?;
     // Only an explicit `False` stops the search (a callback returning None goes on).
     let ret = ret.bind(py);
@@ -65,11 +66,14 @@ pub fn tsume_solve<'py>(
         }
         t => t.map(Duration::from_secs_f64),
     };
-    if !(progress_every.is_finite() && progress_every > 0.0) {
-        return Err(input_error(format!(
-            "bad progress_every {progress_every}: expected seconds > 0"
-        )));
-    }
+    let every = match Duration::try_from_secs_f64(progress_every) {
+        Ok(d) if !d.is_zero() => d,
+        _ => {
+            return Err(input_error(format!(
+                "bad progress_every {progress_every}: expected seconds, > 0 and < 1.8e19"
+            )))
+        }
+    };
     if memory_mib == 0 {
         return Err(input_error("bad memory_mib 0: expected at least 1"));
     }
@@ -90,10 +94,21 @@ pub fn tsume_solve<'py>(
         ..SolverOptions::default()
     };
     // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
+    let done = AtomicBool::new(false);
     let (r, cert) = std::thread::scope(|s| -> PyResult<_> {
+        let caller = std::thread::current();
         let solver = std::thread::Builder::new()
-            .stack_size(SOLVER_STACK)
+            .stack_size(crate::tsume::dfpn::SOLVER_STACK)
             .spawn_scoped(s, || {
+                // Wakes the caller when done, whichever way this ends.
+                struct Wake<'a>(&'a AtomicBool, std::thread::Thread);
+                impl Drop for Wake<'_> {
+                    fn drop(&mut self) {
+                        self.0.store(true, Ordering::Release);
+                        self.1.unpark();
+                    }
+                }
+                let _wake = Wake(&done, caller);
                 let mut solver = Solver::try_new(opts)?;
                 let r = solver.solve(&pos);
                 // A stopped search is not certified (the extraction does not poll the stop).
@@ -106,16 +121,19 @@ pub fn tsume_solve<'py>(
                     "cannot start the solver thread: {e}"
                 ))
             })?;
-        let every = Duration::from_secs_f64(progress_every);
-        let mut next = Instant::now() + every;
+        // `None` (far beyond any search): no calls.
+        let mut next = Instant::now().checked_add(every);
         let mut raised = None;
         let mut progress = progress.as_ref();
-        while !solver.is_finished() {
-            py.allow_threads(|| std::thread::sleep(POLL));
+        loop {
+            py.allow_threads(|| std::thread::park_timeout(POLL));
+            if done.load(Ordering::Acquire) {
+                break;
+            }
             if let Err(e) = py.check_signals() {
                 raised = Some(e);
-            } else if let Some(f) = progress.filter(|_| Instant::now() >= next) {
-                next = Instant::now() + every;
+            } else if let Some(f) = progress.filter(|_| next.is_some_and(|t| Instant::now() >= t)) {
+                next = Instant::now().checked_add(every);
                 match call_progress(py, f, &control.0) {
                     Ok(true) => {}
                     Ok(false) => {

@@ -30,6 +30,7 @@
 
 pub mod certificate;
 pub mod checker;
+mod control;
 pub mod dfpn;
 pub mod naive;
 pub mod position;
@@ -37,6 +38,7 @@ pub mod problems;
 pub mod table;
 pub mod usi;
 
+pub use control::{Control, MateBounds, SearchControl};
 pub use dfpn::{solve, try_solve, Outcome, SolveResult, Solver, Stats};
 
 pub use position::{load_problem, DefenderHand, ProblemError};
@@ -216,105 +218,6 @@ pub struct SolverOptions {
     /// (a USI front end's `stop`/`quit`; polled every 1024 nodes).
     pub control: Option<Control>,
 }
-
-/// Shared between a running search and the thread that drives it.
-#[derive(Debug, Default)]
-pub struct SearchControl {
-    stop: std::sync::atomic::AtomicBool,
-    nodes: std::sync::atomic::AtomicU64,
-    hashfull: std::sync::atomic::AtomicU32,
-    /// The shortest mate's bounds proven so far, each plies + 1 (0: none yet).
-    mate_within: std::sync::atomic::AtomicU32,
-    no_mate_within: std::sync::atomic::AtomicU32,
-}
-
-impl SearchControl {
-    /// Asks the search to end as soon as possible (it reports what it has: a proven
-    /// line if one is ready, otherwise [`Outcome::Unknown`]).
-    pub fn stop(&self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`].
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    /// Clears the stop request and the progress counters before a new search.
-    pub fn reset(&self) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.stop.store(false, Relaxed);
-        self.nodes.store(0, Relaxed);
-        self.hashfull.store(0, Relaxed);
-        self.mate_within.store(0, Relaxed);
-        self.no_mate_within.store(0, Relaxed);
-    }
-    /// Nodes searched so far (updated every 1024 nodes).
-    pub fn nodes(&self) -> u64 {
-        self.nodes.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    /// Table fill in permille of the memory limit (updated every 1024 nodes).
-    pub fn hashfull(&self) -> u32 {
-        self.hashfull.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    /// The least length within which the running search has proven a mate so far (a
-    /// proof, or the minimality search's shorter proofs; `None` before the first).
-    pub fn mate_within(&self) -> Option<u16> {
-        Self::plies(&self.mate_within)
-    }
-    /// The greatest length within which the running search has proven that there is no
-    /// mate so far (the minimality search's refutations; `None` before the first). With
-    /// [`SearchControl::mate_within`] `L` and this `L - 2`, the length `L` is proven shortest.
-    pub fn no_mate_within(&self) -> Option<u16> {
-        Self::plies(&self.no_mate_within)
-    }
-    fn plies(a: &std::sync::atomic::AtomicU32) -> Option<u16> {
-        let v = a.load(std::sync::atomic::Ordering::Relaxed);
-        (v != 0).then(|| (v - 1) as u16)
-    }
-    pub(crate) fn report_mate_within(&self, plies: u16) {
-        let v = u32::from(plies) + 1;
-        self.mate_within
-            .fetch_update(
-                std::sync::atomic::Ordering::Relaxed,
-                std::sync::atomic::Ordering::Relaxed,
-                |o| (o == 0 || v < o).then_some(v),
-            )
-            .ok();
-    }
-    pub(crate) fn report_no_mate_within(&self, plies: u16) {
-        self.no_mate_within
-            .fetch_max(u32::from(plies) + 1, std::sync::atomic::Ordering::Relaxed);
-    }
-    pub(crate) fn report(&self, nodes: u64, hashfull: u32) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.nodes.store(nodes, Relaxed);
-        self.hashfull.store(hashfull, Relaxed);
-    }
-}
-
-/// `mate within <L> plies, no mate within <N> plies` (either part alone when only it is
-/// known; `None` when neither is): bounds on the shortest mate, as front ends print the
-/// ones a running search has proven so far ([`SearchControl::mate_within`]).
-pub fn bounds_text(mate_within: Option<u16>, no_mate_within: Option<u16>) -> Option<String> {
-    let parts: Vec<String> = [
-        mate_within.map(|l| format!("mate within {l} plies")),
-        no_mate_within.map(|n| format!("no mate within {n} plies")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!parts.is_empty()).then(|| parts.join(", "))
-}
-
-/// A shared [`SearchControl`]; equal when it is the same control.
-#[derive(Debug, Clone, Default)]
-pub struct Control(pub std::sync::Arc<SearchControl>);
-
-impl PartialEq for Control {
-    fn eq(&self, other: &Control) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-impl Eq for Control {}
 
 impl Default for SolverOptions {
     fn default() -> Self {

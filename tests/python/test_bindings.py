@@ -299,23 +299,29 @@ def _rooks_bishops_unattacked(sfen):
 
 
 def test_tsume_ctrl_c_stops_the_search(root):
-    # A child solves 無双8 without limits (about 14 M nodes); SIGINT once it has started.
+    # A child solves 図巧21 without limits (its proof of 25 plies takes about 1 G nodes,
+    # a quarter of an hour) and no progress callback; SIGINT two seconds after the call
+    # starts must end it with KeyboardInterrupt well before that.
     import signal
     import subprocess
     import sys
+    import time as clock
 
     code = f"""
-import sys, shogi_lab.tsume as t
-def progress(p):
-    print("searching", flush=True)
+import shogi_lab.tsume as t
+print("ready", flush=True)
 try:
-    t.solve({classic(root, "musou-008")!r}, certify=False, progress=progress, progress_every=0.05)
+    t.solve({classic(root, "zukou-021")!r}, certify=False)
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")
 """
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "searching"
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=600)
-    assert out.split()[-1] == "interrupted"
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        clock.sleep(2)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=300)
+        assert out.split() == ["interrupted"]
+    finally:
+        child.kill()

@@ -43,7 +43,8 @@ pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
 /// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
 /// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
 /// Meanwhile another thread hands `watch` the search's [`SearchControl`] (nodes, the
-/// bounds on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve ends.
+/// bounds on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve and
+/// its certificate are done.
 pub(super) fn solve_and_certify(
     pos: &crate::rules::Position,
     opts: &SolverOptions,
@@ -59,13 +60,14 @@ pub(super) fn solve_and_certify(
     std::thread::scope(|s| {
         let (done, ended) = mpsc::channel::<()>();
         let control = &control;
-        s.spawn(move || {
+        // Only a status line: a run goes on without it if the thread cannot start.
+        let _ = std::thread::Builder::new().spawn_scoped(s, move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(WATCH_PERIOD) {
                 watch(&control.0);
             }
         });
         let solver = std::thread::Builder::new()
-            .stack_size(256 << 20)
+            .stack_size(crate::tsume::dfpn::SOLVER_STACK)
             .spawn_scoped(s, || {
                 let mut solver = Solver::try_new(opts.clone())
                     .map_err(|e| Failure::input(format!("--memory: {e}")))?;

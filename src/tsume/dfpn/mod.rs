@@ -290,6 +290,9 @@ impl<P: MatePosition> Solver<P> {
         self.deadline = self.opts.time.map(|t| start + t);
         self.aborted = false;
         self.plain = self.opts.count_futile;
+        if let Some(c) = &self.opts.control {
+            c.0.clear_bounds();
+        }
         let mut pos = root.clone();
         let mut result = SolveResult {
             outcome: Outcome::Unknown,
@@ -387,8 +390,9 @@ impl<P: MatePosition> Solver<P> {
         pos.play(m);
     }
 
-    /// Tells the driving thread (a USI front end's `info`) the bounds on the shortest
-    /// mate proven so far: a mate within `mate` plies, no mate within `no_mate`.
+    /// Tells the driving thread (the USI engine's `info`, the CLI's status line, Python's
+    /// `progress`) the bounds on the shortest mate proven so far: a mate within `mate`
+    /// plies, no mate within `no_mate`.
     fn publish(&self, mate: Option<u16>, no_mate: Option<u16>) {
         if let Some(c) = &self.opts.control {
             if let Some(m) = mate {
@@ -444,7 +448,7 @@ where
 }
 
 /// Stack of the solver thread: ミクロコスモス recurses over 1 500 plies.
-const SOLVER_STACK: usize = 256 << 20;
+pub const SOLVER_STACK: usize = 256 << 20;
 
 /// [`solve`], or a one-line error if the table or the solver thread's stack cannot be allocated.
 ///

@@ -12,7 +12,7 @@ use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
-use crate::tsume::{load_problem, Control, DefenderHand, Outcome};
+use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome};
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
@@ -76,7 +76,7 @@ struct Running {
     held: Option<String>,
     yozume_nodes: u64,
     /// The bounds on the shortest mate last printed ([`info::bounds`]).
-    bounds: (Option<u16>, Option<u16>),
+    bounds: MateBounds,
 }
 
 enum PositionState {
@@ -303,7 +303,7 @@ impl<W: Write> Engine<W> {
             answered: false,
             held: None,
             yozume_nodes: self.options.yozume_nodes,
-            bounds: (None, None),
+            bounds: MateBounds::default(),
         });
         Ok(())
     }
@@ -431,9 +431,9 @@ impl<W: Write> Engine<W> {
                 run.control.0.nodes(),
                 run.control.0.hashfull(),
             );
-            let bounds = (run.control.0.mate_within(), run.control.0.no_mate_within());
+            let bounds = run.control.0.bounds();
             let changed = (bounds != run.bounds)
-                .then(|| info::bounds(bounds.0, bounds.1))
+                .then(|| info::bounds(bounds))
                 .flatten();
             run.bounds = bounds;
             self.say(&line)?;

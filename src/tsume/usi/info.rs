@@ -2,6 +2,7 @@
 //! and the score and principal variation of a proven mate.
 
 use crate::rules::Move;
+use crate::tsume::MateBounds;
 use std::time::Duration;
 
 /// `info time <ms> nodes <n> nps <n/s> hashfull <‰>`.
@@ -14,9 +15,8 @@ pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
 /// `info string proven so far: mate within <L> plies, no mate within <N> plies` (either
 /// part alone when only it is known; `None` when neither is): the bounds on the shortest
 /// mate the running search has proven, printed when they change.
-pub fn bounds(mate_within: Option<u16>, no_mate_within: Option<u16>) -> Option<String> {
-    crate::tsume::bounds_text(mate_within, no_mate_within)
-        .map(|b| format!("info string proven so far: {b}"))
+pub fn bounds(b: MateBounds) -> Option<String> {
+    (!b.is_empty()).then(|| format!("info string proven so far: {b}"))
 }
 
 /// `info string plays <n>`: the positions the search entered by a move (`Stats::plays`), the
@@ -51,17 +51,23 @@ mod tests {
             "info time 0 nodes 5 nps 5000 hashfull 0"
         );
         assert_eq!(plays(12), "info string plays 12");
-        assert_eq!(bounds(None, None), None);
+        let b = |mate_within, no_mate_within| {
+            bounds(MateBounds {
+                mate_within,
+                no_mate_within,
+            })
+        };
+        assert_eq!(b(None, None), None);
         assert_eq!(
-            bounds(Some(35), None).unwrap(),
+            b(Some(35), None).unwrap(),
             "info string proven so far: mate within 35 plies"
         );
         assert_eq!(
-            bounds(Some(31), Some(27)).unwrap(),
+            b(Some(31), Some(27)).unwrap(),
             "info string proven so far: mate within 31 plies, no mate within 27 plies"
         );
         assert_eq!(
-            bounds(None, Some(7)).unwrap(),
+            b(None, Some(7)).unwrap(),
             "info string proven so far: no mate within 7 plies"
         );
         let p = crate::tsume::load_problem(

@@ -1,0 +1,163 @@
+//! What a running search shares with the thread that drives it: the stop request,
+//! progress counters, and the bounds on the shortest mate proven so far.
+
+use std::fmt;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::sync::Arc;
+
+/// Bounds on the shortest mate's length: a mate within `mate_within` plies is proven,
+/// and no mate within `no_mate_within`. The length is proven when they are 2 apart (or a
+/// mate within 1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MateBounds {
+    /// A mate within this many plies is proven.
+    pub mate_within: Option<u16>,
+    /// No mate within this many plies is proven.
+    pub no_mate_within: Option<u16>,
+}
+
+impl MateBounds {
+    /// Neither bound is known.
+    pub fn is_empty(&self) -> bool {
+        self.mate_within.is_none() && self.no_mate_within.is_none()
+    }
+}
+
+/// `mate within <L> plies, no mate within <N> plies`, either part alone when only it is
+/// known (nothing when neither is).
+impl fmt::Display for MateBounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(l) = self.mate_within {
+            write!(f, "mate within {l} plies")?;
+        }
+        if let Some(n) = self.no_mate_within {
+            let sep = if self.mate_within.is_some() { ", " } else { "" };
+            write!(f, "{sep}no mate within {n} plies")?;
+        }
+        Ok(())
+    }
+}
+
+/// Shared between a running search and the thread that drives it.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    hashfull: AtomicU32,
+    /// The least length within which a mate is proven so far (`NONE`: none yet).
+    mate_within: AtomicU32,
+    /// The greatest length within which no mate is proven so far, plies + 1 (0: none yet).
+    no_mate_within: AtomicU32,
+}
+
+/// [`SearchControl::mate_within`]'s "none yet" (above every ply count).
+const NONE: u32 = u32::MAX;
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            hashfull: AtomicU32::new(0),
+            mate_within: AtomicU32::new(NONE),
+            no_mate_within: AtomicU32::new(0),
+        }
+    }
+}
+
+impl SearchControl {
+    /// Asks the search to end as soon as possible (it reports what it has: a proven
+    /// line if one is ready, otherwise [`super::Outcome::Unknown`]).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`].
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+    /// Clears the stop request, the progress counters and the bounds before a new search.
+    pub fn reset(&self) {
+        self.stop.store(false, Relaxed);
+        self.nodes.store(0, Relaxed);
+        self.hashfull.store(0, Relaxed);
+        self.clear_bounds();
+    }
+    /// Nodes searched so far (updated every 1024 nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+    /// Table fill in permille of the memory limit (updated every 1024 nodes).
+    pub fn hashfull(&self) -> u32 {
+        self.hashfull.load(Relaxed)
+    }
+    /// The bounds on the shortest mate the running search has proven so far: its first
+    /// proof and the minimality search's shorter proofs and refutations. They can say
+    /// more than the answer: a mate proven whose line then fails the checker, or a bound
+    /// of `--any-mate`'s first proof, which the answer leaves out.
+    pub fn bounds(&self) -> MateBounds {
+        let m = self.mate_within.load(Relaxed);
+        let n = self.no_mate_within.load(Relaxed);
+        MateBounds {
+            mate_within: (m != NONE).then_some(m as u16),
+            no_mate_within: (n != 0).then(|| (n - 1) as u16),
+        }
+    }
+    pub(crate) fn clear_bounds(&self) {
+        self.mate_within.store(NONE, Relaxed);
+        self.no_mate_within.store(0, Relaxed);
+    }
+    pub(crate) fn report_mate_within(&self, plies: u16) {
+        self.mate_within.fetch_min(u32::from(plies), Relaxed);
+    }
+    pub(crate) fn report_no_mate_within(&self, plies: u16) {
+        self.no_mate_within.fetch_max(u32::from(plies) + 1, Relaxed);
+    }
+    pub(crate) fn report(&self, nodes: u64, hashfull: u32) {
+        self.nodes.store(nodes, Relaxed);
+        self.hashfull.store(hashfull, Relaxed);
+    }
+}
+
+/// A shared [`SearchControl`]; equal when it is the same control.
+#[derive(Debug, Clone, Default)]
+pub struct Control(pub Arc<SearchControl>);
+
+impl PartialEq for Control {
+    fn eq(&self, other: &Control) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Control {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_keep_the_best_and_read_as_text() {
+        let c = SearchControl::default();
+        assert!(c.bounds().is_empty());
+        assert_eq!(c.bounds().to_string(), "");
+        c.report_mate_within(35);
+        c.report_mate_within(39);
+        c.report_mate_within(31);
+        c.report_no_mate_within(0);
+        assert_eq!(c.bounds().no_mate_within, Some(0));
+        c.report_no_mate_within(27);
+        c.report_no_mate_within(9);
+        let b = c.bounds();
+        assert_eq!((b.mate_within, b.no_mate_within), (Some(31), Some(27)));
+        assert_eq!(
+            b.to_string(),
+            "mate within 31 plies, no mate within 27 plies"
+        );
+        let only_no_mate = MateBounds {
+            mate_within: None,
+            no_mate_within: Some(7),
+        };
+        assert_eq!(only_no_mate.to_string(), "no mate within 7 plies");
+        c.reset();
+        assert!(c.bounds().is_empty());
+    }
+}
