@@ -5,15 +5,14 @@ use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::tsume::{
-    load_problem, Control, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
+    load_problem, watched, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often the calling thread wakes to check for signals (Ctrl-C) and the progress
-/// clock; the solver thread wakes it at once when it is done.
+/// clock ([`watched`] wakes it at once when the solve is done).
 const POLL: Duration = Duration::from_millis(20);
 
 /// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
@@ -83,79 +82,62 @@ pub fn tsume_solve<'py>(
         DefenderHand::Remaining
     };
     let pos = load_problem(sfen, defender).map_err(input_error)?;
-    let control = Control::default();
     let opts = SolverOptions {
         shortest,
         nodes,
         time,
         memory_mib,
         count_futile,
-        control: Some(control.clone()),
         ..SolverOptions::default()
     };
     // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
-    let done = AtomicBool::new(false);
-    let (r, cert) = std::thread::scope(|s| -> PyResult<_> {
-        let caller = std::thread::current();
-        let solver = std::thread::Builder::new()
-            .stack_size(crate::tsume::dfpn::SOLVER_STACK)
-            .spawn_scoped(s, || {
-                // Wakes the caller when done, whichever way this ends.
-                struct Wake<'a>(&'a AtomicBool, std::thread::Thread);
-                impl Drop for Wake<'_> {
-                    fn drop(&mut self) {
-                        self.0.store(true, Ordering::Release);
-                        self.1.unpark();
-                    }
-                }
-                let _wake = Wake(&done, caller);
+    // `None` (far beyond any search): no progress calls.
+    let mut next = Instant::now().checked_add(every);
+    let mut raised = None;
+    let solved = py.allow_threads(|| {
+        watched(
+            POLL,
+            |control| {
+                let opts = SolverOptions {
+                    control: Some(control.clone()),
+                    ..opts
+                };
                 let mut solver = Solver::try_new(opts)?;
                 let r = solver.solve(&pos);
                 // A stopped search is not certified (the extraction does not poll the stop).
                 let certify = certify && !control.0.is_stopped();
                 let c = certify_answer(&solver, &pos, &r, None, certify);
                 Ok::<_, crate::resources::MemoryError>((r, c))
-            })
-            .map_err(|e| {
-                pyo3::exceptions::PyMemoryError::new_err(format!(
-                    "cannot start the solver thread: {e}"
-                ))
-            })?;
-        // `None` (far beyond any search): no calls.
-        let mut next = Instant::now().checked_add(every);
-        let mut raised = None;
-        let mut progress = progress.as_ref();
-        loop {
-            py.allow_threads(|| std::thread::park_timeout(POLL));
-            if done.load(Ordering::Acquire) {
-                break;
-            }
-            if let Err(e) = py.check_signals() {
-                raised = Some(e);
-            } else if let Some(f) = progress.filter(|_| next.is_some_and(|t| Instant::now() >= t)) {
-                next = Instant::now().checked_add(every);
-                match call_progress(py, f, &control.0) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        // Stopped: no more calls while the search winds down.
-                        control.0.stop();
-                        progress = None;
+            },
+            |c| {
+                Python::with_gil(|py| {
+                    if let Err(e) = py.check_signals() {
+                        raised = Some(e);
+                        return false;
                     }
-                    Err(e) => raised = Some(e),
-                }
-            }
-            if raised.is_some() {
-                control.0.stop();
-                break;
-            }
-        }
-        let solved = py.allow_threads(|| solver.join());
-        let solved = solved.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        if let Some(e) = raised {
-            return Err(e);
-        }
-        solved.map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))
-    })?;
+                    let Some(f) = progress.as_ref() else {
+                        return true;
+                    };
+                    if !next.is_some_and(|t| Instant::now() >= t) {
+                        return true;
+                    }
+                    next = Instant::now().checked_add(every);
+                    call_progress(py, f, c).unwrap_or_else(|e| {
+                        raised = Some(e);
+                        false
+                    })
+                })
+            },
+        )
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let (r, cert) = solved
+        .map_err(|e| {
+            pyo3::exceptions::PyMemoryError::new_err(format!("cannot start the solver thread: {e}"))
+        })?
+        .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
     let cert = cert.map_err(|f| input_error(f.message))?;
     let mate = r.outcome == Outcome::Mate;
     let d = PyDict::new_bound(py);

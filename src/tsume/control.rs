@@ -130,9 +130,90 @@ impl PartialEq for Control {
 }
 impl Eq for Control {}
 
+/// Runs `work` on a thread with the solver's deep stack ([`super::dfpn::SOLVER_STACK`]:
+/// ミクロコスモス recurses over 1 500 plies), handing it a fresh [`Control`] to put in its
+/// [`super::SolverOptions`], while the calling thread watches: it wakes every `period`
+/// (and at once when `work` ends) and calls `watch` with the search's control. `watch`
+/// returning `false` stops the search ([`SearchControl::stop`]) and is not called again;
+/// `work` still runs to its end. A panic in `work` resumes here.
+///
+/// # Errors
+/// When the thread cannot be started.
+pub fn watched<T: Send>(
+    period: std::time::Duration,
+    work: impl FnOnce(&Control) -> T + Send,
+    mut watch: impl FnMut(&SearchControl) -> bool,
+) -> std::io::Result<T> {
+    use std::sync::atomic::Ordering::{Acquire, Release};
+    let control = Control::default();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let caller = std::thread::current();
+        let (control_ref, done_ref) = (&control, &done);
+        let worker = std::thread::Builder::new()
+            .stack_size(super::dfpn::SOLVER_STACK)
+            .spawn_scoped(s, move || {
+                // Wakes the caller when done, whichever way this ends.
+                struct Wake<'a>(&'a AtomicBool, std::thread::Thread);
+                impl Drop for Wake<'_> {
+                    fn drop(&mut self) {
+                        self.0.store(true, Release);
+                        self.1.unpark();
+                    }
+                }
+                let _wake = Wake(done_ref, caller);
+                work(control_ref)
+            })?;
+        let mut watching = true;
+        loop {
+            std::thread::park_timeout(period);
+            if done.load(Acquire) {
+                break;
+            }
+            if watching && !watch(&control.0) {
+                control.0.stop();
+                watching = false;
+            }
+        }
+        Ok(worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The watcher sees the work's control, stops it by returning `false` and is not
+    /// called again; the work's output comes back.
+    #[test]
+    fn a_watcher_stops_the_work_once() {
+        use std::time::Duration;
+        let mut said_stop = false;
+        let out = watched(
+            Duration::from_millis(1),
+            |c: &Control| {
+                let mut rounds = 0;
+                while !c.0.is_stopped() {
+                    rounds += 1;
+                    c.0.report(rounds, 0);
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                // Runs on after the stop: the watcher must stay silent.
+                std::thread::sleep(Duration::from_millis(20));
+                rounds
+            },
+            |c| {
+                assert!(!said_stop, "watch called after it stopped the work");
+                said_stop = c.nodes() >= 3;
+                !said_stop
+            },
+        )
+        .unwrap();
+        assert!(said_stop);
+        assert!(out >= 3);
+    }
 
     #[test]
     fn bounds_keep_the_best_and_read_as_text() {

@@ -163,9 +163,10 @@ impl Session<'_> {
         };
         let cert_path = cert_path.as_deref();
         let progress = &self.progress;
-        let watch = |c: &crate::tsume::SearchControl| progress.searching(&p.id, c);
         let (r, cert, solve_ms) =
-            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, &watch)?;
+            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, |c| {
+                progress.searching(&p.id, c)
+            })?;
         self.tally.answered(r.outcome, &cert);
         let answer = Answer {
             problem: p,

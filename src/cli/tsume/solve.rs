@@ -4,9 +4,8 @@
 use super::TsumeArgs;
 use crate::cli::certificate::{certify_answer, ms_since, now, Certified};
 use crate::cli::Failure;
-use crate::tsume::{Control, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
+use crate::tsume::{watched, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
 use std::path::Path;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// How often a running solve's status is read for the terminal's status line.
@@ -40,49 +39,37 @@ pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
 }
 
 /// Solves one problem and certifies the answer, on a thread with a deep stack
-/// (ミクロコスモス needs recursion over 1 500 plies, in the search and in the extraction);
-/// also returns the solve's CPU time in ms (wall clock where the platform has no thread clock).
-/// Meanwhile another thread hands `watch` the search's [`SearchControl`] (nodes, the
-/// bounds on the shortest mate proven so far) every [`WATCH_PERIOD`] until the solve and
-/// its certificate are done.
+/// ([`watched`]: ミクロコスモス needs recursion over 1 500 plies, in the search and in the
+/// extraction); also returns the solve's CPU time in ms (wall clock where the platform
+/// has no thread clock). Meanwhile this thread hands `watch` the search's
+/// [`SearchControl`] (nodes, the bounds on the shortest mate proven so far) every
+/// [`WATCH_PERIOD`] until the solve and its certificate are done.
 pub(super) fn solve_and_certify(
     pos: &crate::rules::Position,
     opts: &SolverOptions,
     path: Option<&Path>,
     check: bool,
-    watch: &(dyn Fn(&SearchControl) + Sync),
+    watch: impl Fn(&SearchControl),
 ) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
-    let control = Control::default();
-    let opts = SolverOptions {
-        control: Some(control.clone()),
-        ..opts.clone()
-    };
-    std::thread::scope(|s| {
-        let (done, ended) = mpsc::channel::<()>();
-        let control = &control;
-        // Only a status line: a run goes on without it if the thread cannot start.
-        let _ = std::thread::Builder::new().spawn_scoped(s, move || {
-            while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(WATCH_PERIOD) {
-                watch(&control.0);
-            }
-        });
-        let solver = std::thread::Builder::new()
-            .stack_size(crate::tsume::dfpn::SOLVER_STACK)
-            .spawn_scoped(s, || {
-                let mut solver = Solver::try_new(opts.clone())
-                    .map_err(|e| Failure::input(format!("--memory: {e}")))?;
-                let t = now();
-                let r = solver.solve(pos);
-                let solve_ms = ms_since(t);
-                let c = certify_answer(&solver, pos, &r, path, check)?;
-                Ok((r, c, solve_ms))
-            })
-            .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?;
-        let solved = solver
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        // Ends the watcher (its channel closes) before the scope joins it.
-        drop(done);
-        solved
-    })
+    watched(
+        WATCH_PERIOD,
+        |control| {
+            let opts = SolverOptions {
+                control: Some(control.clone()),
+                ..opts.clone()
+            };
+            let mut solver =
+                Solver::try_new(opts).map_err(|e| Failure::input(format!("--memory: {e}")))?;
+            let t = now();
+            let r = solver.solve(pos);
+            let solve_ms = ms_since(t);
+            let c = certify_answer(&solver, pos, &r, path, check)?;
+            Ok((r, c, solve_ms))
+        },
+        |c| {
+            watch(c);
+            true
+        },
+    )
+    .map_err(|e| Failure::internal(format!("cannot start the solver thread: {e}")))?
 }
