@@ -47,6 +47,18 @@ impl<P: MatePosition> Solver<P> {
         Err(dep)
     }
 
+    /// Whether the table already shows the reply `m` at the AND node `pos` a 無駄合 within
+    /// `budget` (a recapture's test position proven there), without a search.
+    pub(super) fn known_futile(&mut self, pos: &P, m: P::Move, budget: u16) -> bool {
+        let tests = pos.futility_tests(m);
+        self.plays += tests.len() as u64;
+        tests.iter().any(|q| {
+            self.table
+                .lookup(q.board_key(), q.hand_of(self.attacker), budget)
+                .is_some_and(|f| f.pns.is_proven())
+        })
+    }
+
     /// Removes the 無駄合 among the replies `moves` at the AND node `pos` (already on the
     /// path); returns the proof pieces their refutations need, the shallowest path
     /// dependency of the tests that failed, and the least budget from which every removed

@@ -212,16 +212,26 @@ impl<P: MatePosition> Solver<P> {
     /// returned to the position of ply 115). Such a node fails on this path and the walk
     /// backtracks to the last attacker node with another proven check; failures are
     /// remembered with the path prefix they depend on (GHI-safe), so no subtree is walked
-    /// twice under the same prefix. Without a ply limit (the default) the budgets are
-    /// `plain`: they bound the length only and every legal reply counts (no 無駄合 rule),
-    /// and a node whose bounded re-proof fails may use any proof.
-    pub(super) fn extract(&mut self, root: &mut P, len: u16, exact: bool) -> Option<Vec<P::Move>> {
+    /// twice under the same prefix. With `hide_futile` (exact walks, a ply limit, a cut
+    /// minimality search's first try) the budgets count plies under the 無駄合 rule, so
+    /// the line is no longer than `len`, and it shows no 無駄合 the walk tests (exact walks
+    /// and ply limits test every reply they show; the cut search's line hides those the
+    /// table knows); without it (`--any-mate`, `--count-futile`, fallbacks) they are
+    /// `plain`: they bound the length only and every legal reply counts, and a node whose
+    /// bounded re-proof fails may use any proof.
+    pub(super) fn extract(
+        &mut self,
+        root: &mut P,
+        len: u16,
+        exact: bool,
+        hide_futile: bool,
+    ) -> Option<Vec<P::Move>> {
         let mut pos = root.clone();
         let extra = self.nodes.saturating_mul(2).saturating_add(1_000_000);
         self.reset_limits_for(extra);
         self.path.clear();
         self.path_hash = 0;
-        let futility = (exact || self.opts.max_plies.is_some()) && !self.opts.count_futile;
+        let futility = hide_futile && !self.opts.count_futile;
         self.plain = !futility;
         let mut st = WalkState {
             exact,
@@ -450,7 +460,10 @@ impl<P: MatePosition> Solver<P> {
     ) -> Result<Vec<P::Move>, WalkFail> {
         let mut moves = Vec::new();
         pos.evasions(&mut moves);
-        if st.exact && st.futility && budget != UNBOUNDED && budget >= 3 && pos.interposable() {
+        // The lazy test serves exact walks and the line of a cut minimality search; within
+        // a ply limit every interposition is tested (such lines never show a 無駄合).
+        let lazy = st.exact || self.opts.max_plies.is_none();
+        if st.futility && lazy && budget != UNBOUNDED && budget >= 3 && pos.interposable() {
             if let Some(r) = self.walk_and_lazy(pos, &moves, depth, budget, st) {
                 return r;
             }
@@ -584,12 +597,15 @@ impl<P: MatePosition> Solver<P> {
         Err(WalkFail::Dep(dep))
     }
 
-    /// The exact walk at an AND node with interpositions, testing 無駄合 only where it
-    /// matters: for an interposition about to be shown (a reply whose mate needs exactly
-    /// `budget` − 1 plies) and for one the table does not prove within `budget` − 1 (the
-    /// search removed it as futile, or lost its proof). Testing every interposition up
-    /// front, as [`Solver::walk_and`] does, costs one search each, a disproof when the
-    /// interposition is no 無駄合 (図巧23: > 7 M nodes at one node of the line).
+    /// The walk that hides 無駄合 at an AND node with interpositions, testing 無駄合 only
+    /// where it matters: for one the table does not prove within `budget` − 1 (the search
+    /// removed it as futile, or lost its proof) and, in an exact walk, for an interposition
+    /// about to be shown (a reply whose mate needs exactly `budget` − 1 plies). Testing
+    /// every interposition up front, as [`Solver::walk_and`] does, costs one search each, a
+    /// disproof when the interposition is no 無駄合 (図巧23: > 7 M nodes at one node of the
+    /// exact line). An inexact walk (a fallback line, no solution) shows the longest proven
+    /// reply the table does not show futile: proving it no 無駄合 can cost more than the
+    /// walk has (無双8 cut short after its 35-ply proof: > 1.15 M nodes at ply 12).
     /// `None`: no reply qualified here; the caller walks the node the eager way.
     fn walk_and_lazy(
         &mut self,
@@ -627,28 +643,46 @@ impl<P: MatePosition> Solver<P> {
             }
         }
         let sole = sole_exact(&bounds, budget);
-        let all_idx: Vec<usize> = (0..moves.len()).collect();
-        for i in self.known_exact_first(pos, &moves, &all_idx, budget - 3) {
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        if st.exact {
+            order = self.known_exact_first(pos, &moves, &order, budget - 3);
+        } else {
+            // Longest proof first, board moves before drops on ties (`moves` is so sorted).
+            order.sort_by_key(|&i| std::cmp::Reverse(bounds[i].unwrap_or(0)));
+        }
+        for i in order {
             let m = moves[i];
-            if bounds[i] != Some(cb) {
+            let Some(b) = bounds[i] else {
+                continue;
+            };
+            if st.exact
+                && (b != cb || sole != Some(i) && !self.no_mate_after(pos, m, depth, budget - 3))
+            {
                 continue;
             }
-            if sole != Some(i) && !self.no_mate_after(pos, m, depth, budget - 3) {
-                continue;
-            }
-            if pos.interposes(m) && self.futile(pos, m, depth, budget).is_ok() {
+            let futile = pos.interposes(m)
+                && if st.exact {
+                    self.futile(pos, m, depth, budget).is_ok()
+                } else {
+                    self.known_futile(pos, m, budget)
+                };
+            if futile {
                 continue;
             }
             if self.aborted {
                 return Some(Err(WalkFail::Dep(0)));
             }
             self.play(pos, m);
-            let r = self.walk(pos, depth + 1, cb, st);
+            let r = self.walk(pos, depth + 1, if st.exact { cb } else { b }, st);
             pos.undo();
             match r {
                 Ok(mut rest) => {
                     rest.insert(0, m);
-                    let spare = self.spare_pieces(pos, &rest, st);
+                    let spare = if st.exact {
+                        self.spare_pieces(pos, &rest, st)
+                    } else {
+                        Some(false)
+                    };
                     if let Some(line) = Self::tie_break(&mut kept, rest, spare) {
                         return Some(Ok(line));
                     }
@@ -789,6 +823,51 @@ impl<P: MatePosition> Solver<P> {
 mod tests {
     use super::sole_exact;
     use crate::tsume::table::UNBOUNDED;
+    use crate::tsume::{
+        load_problem, problems::read_problems, DefenderHand, MatePosition, SolverOptions,
+    };
+
+    /// A stop request that cuts the minimality search short leaves the shortest mate
+    /// proven so far, and the line shown is no longer than it: 無双8 stopped every 2 048
+    /// nodes from before its first proof (37 plies) to after its 31-ply one. A line read
+    /// with every reply counted showed 37 plies for a proven 35 (a clean-clone CI run,
+    /// stopped from Python at 129 028 nodes).
+    #[test]
+    fn a_stopped_minimality_search_shows_a_line_within_its_bound() {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let problems = read_problems(text);
+        let p = problems.iter().find(|p| p.id == "musou-008").unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for stop in (50..=78).map(|k| k * 2048) {
+            let mut s = super::Solver::<crate::rules::Position>::new(SolverOptions {
+                nodes: Some(20_000_000),
+                memory_mib: 64,
+                ..SolverOptions::default()
+            });
+            s.stop_at = Some(stop);
+            let r = s.solve(&pos);
+            if r.outcome != super::Outcome::Mate {
+                assert_eq!(r.mate_within, None, "stopped at {stop}");
+                continue;
+            }
+            let within = r.mate_within.unwrap();
+            assert!(
+                r.line.len() <= usize::from(within),
+                "stopped at {stop}: {} > {within}",
+                r.line.len()
+            );
+            assert!(pos.check_mate_line(&r.line).is_ok(), "stopped at {stop}");
+            seen.insert((within, r.shortest));
+        }
+        // The stops fall before the first proof, between proofs and after the last.
+        let lengths: Vec<u16> = seen.iter().map(|&(w, _)| w).collect();
+        assert!(
+            lengths.contains(&37) && lengths.contains(&35) && lengths.contains(&31),
+            "{seen:?}"
+        );
+        assert!(seen.iter().all(|&(_, s)| s == Some(false)), "{seen:?}");
+    }
 
     /// The reply singled out needs the node's budget − 1 and is the only one whose bound
     /// reaches budget − 2; anything else leaves the choice to the disproofs.

@@ -211,6 +211,10 @@ pub struct Solver<P: MatePosition> {
     /// attacker node it leads to (a mate-in-1 test without the children's keys and table
     /// probes). On by default; off only to compare with `mid` alone (tests).
     refute_near_horizon: bool,
+    /// Tests: a stop request that arrives at this node count (deterministic, unlike a
+    /// [`super::Control`] stopped from another thread).
+    #[cfg(test)]
+    stop_at: Option<u64>,
     _pos: std::marker::PhantomData<P>,
 }
 
@@ -273,6 +277,8 @@ impl<P: MatePosition> Solver<P> {
             plain: false,
             extracting: false,
             refute_near_horizon: true,
+            #[cfg(test)]
+            stop_at: None,
             _pos: std::marker::PhantomData,
         })
     }
@@ -319,12 +325,26 @@ impl<P: MatePosition> Solver<P> {
                 low = lo;
                 exact = e;
             }
-            let mut line = self.extract(&mut pos, len, exact);
+            // A minimality search cut short (`"shortest": false`) shows first a line within
+            // its proven length that hides the 無駄合 the table knows, if it is longer than
+            // the proven no-mate bound (inexact budgets can show a poor defence); else, as
+            // when an exact walk fails, a line with every reply counted, which can show a
+            // 無駄合. Lines within a ply limit and exact lines hide 無駄合.
+            let bounded = self.opts.max_plies.is_some();
+            let mut line = None;
+            if self.opts.shortest && !exact && !bounded {
+                line = self
+                    .extract(&mut pos, len, false, true)
+                    .filter(|l| low.map_or(true, |n| l.len() > usize::from(n)));
+            }
+            if line.is_none() {
+                line = self.extract(&mut pos, len, exact, exact || bounded);
+            }
             if line.is_none() && exact {
                 // The exact walk ran out of its nodes: the length stays proven, the line
                 // shown is a mate within it that is not shown to be exact.
                 exact = false;
-                line = self.extract(&mut pos, len, false);
+                line = self.extract(&mut pos, len, false, bounded);
             }
             if let Some(line) = line {
                 if root.check_mate_line(&line).is_ok() {
@@ -406,6 +426,10 @@ impl<P: MatePosition> Solver<P> {
 
     /// Whether the driving thread asked the search to stop.
     fn stopped(&self) -> bool {
+        #[cfg(test)]
+        if self.stop_at.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
         self.opts.control.as_ref().is_some_and(|c| c.0.is_stopped())
     }
 
