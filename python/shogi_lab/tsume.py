@@ -75,8 +75,9 @@ def solve(
     length is proven when they are 2 apart, or at a mate within 1). Returning ``False``
     (the bool) stops the search, which answers what it has, uncertified: a line whose
     length may be unproven, or ``unknown``. An exception it raises stops the search and
-    propagates. A stop that comes while the certificate is extracted waits for the
-    extraction.
+    propagates. ``progress`` is called while the certificate is built too (the nodes
+    then stay at the search's), and a stop there ends the extraction: the answer stands,
+    ``certified`` and ``shortest_certified`` are ``None``.
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,

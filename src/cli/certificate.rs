@@ -233,6 +233,12 @@ pub fn certify_answer(
                     }
                 }
             }
+            Err(e) if e.is_stopped() => {
+                // Neither certified nor refuted: the caller stopped the work.
+                out.length_reason = Some(e.to_string());
+                out.reason = Some(e.to_string());
+                return Ok(out);
+            }
             Err(e) => {
                 out.shortest_certified = Some(false);
                 out.length_reason = Some(format!("no certificate: {e}"));
@@ -244,6 +250,10 @@ pub fn certify_answer(
     out.extract_ms += ms_since(t);
     let cert = match cert {
         Ok(c) => c,
+        Err(e) if e.is_stopped() => {
+            out.reason = Some(e.to_string());
+            return Ok(out);
+        }
         Err(e) => {
             out.certified = Some(false);
             out.reason = Some(format!("no certificate: {e}"));

@@ -42,7 +42,8 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// and the bounds on the shortest mate proven so far. `progress` returning `False`
 /// stops the search, which then answers what it has, uncertified; an exception it
 /// raises stops the search and is raised. A stop during the certificate's extraction
-/// waits for it.
+/// ends it (its fallback solves run under a [`Control::child`](crate::tsume::Control::child)):
+/// `certified` and `shortest_certified` stay `None`.
 #[pyfunction]
 #[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0))]
 #[allow(clippy::too_many_arguments)]
@@ -104,7 +105,7 @@ pub fn tsume_solve<'py>(
                 };
                 let mut solver = Solver::try_new(opts)?;
                 let r = solver.solve(&pos);
-                // A stopped search is not certified (the extraction does not poll the stop).
+                // A stopped search is not certified; a stop during the extraction ends it.
                 let certify = certify && !control.0.is_stopped();
                 let c = certify_answer(&solver, &pos, &r, None, certify);
                 Ok::<_, crate::resources::MemoryError>((r, c))

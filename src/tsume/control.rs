@@ -49,6 +49,8 @@ pub struct SearchControl {
     mate_within: AtomicU32,
     /// The greatest length within which no mate is proven so far, plies + 1 (0: none yet).
     no_mate_within: AtomicU32,
+    /// A stop request here stops this search too ([`Control::child`]).
+    parent: Option<Arc<SearchControl>>,
 }
 
 /// [`SearchControl::mate_within`]'s "none yet" (above every ply count).
@@ -62,6 +64,7 @@ impl Default for SearchControl {
             hashfull: AtomicU32::new(0),
             mate_within: AtomicU32::new(NONE),
             no_mate_within: AtomicU32::new(0),
+            parent: None,
         }
     }
 }
@@ -72,9 +75,10 @@ impl SearchControl {
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
-    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`].
+    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`],
+    /// here or on the control this one is a [`Control::child`] of.
     pub fn is_stopped(&self) -> bool {
-        self.stop.load(Relaxed)
+        self.stop.load(Relaxed) || self.parent.as_ref().is_some_and(|p| p.is_stopped())
     }
     /// Clears the stop request, the progress counters and the bounds before a new search.
     pub fn reset(&self) {
@@ -129,6 +133,17 @@ impl PartialEq for Control {
     }
 }
 impl Eq for Control {}
+
+impl Control {
+    /// A control of its own (counters, bounds) for a search done on behalf of this one's
+    /// (a certificate's fallback solves), stopped when this one is.
+    pub fn child(&self) -> Control {
+        Control(Arc::new(SearchControl {
+            parent: Some(Arc::clone(&self.0)),
+            ..SearchControl::default()
+        }))
+    }
+}
 
 /// Runs `work` on a thread with the solver's deep stack ([`super::dfpn::SOLVER_STACK`]:
 /// ミクロコスモス recurses over 1 500 plies), handing it a fresh [`Control`] to put in its
@@ -240,5 +255,25 @@ mod tests {
         assert_eq!(only_no_mate.to_string(), "no mate within 7 plies");
         c.reset();
         assert!(c.bounds().is_empty());
+    }
+
+    /// A child is stopped with its parent, not the other way round, and keeps its own
+    /// counters and bounds.
+    #[test]
+    fn a_child_control_stops_with_its_parent() {
+        let parent = Control::default();
+        let child = parent.child();
+        child.0.report(42, 7);
+        child.0.report_mate_within(9);
+        assert_eq!(
+            (parent.0.nodes(), parent.0.bounds()),
+            (0, MateBounds::default())
+        );
+        child.0.stop();
+        assert!(child.0.is_stopped() && !parent.0.is_stopped());
+        let child = parent.child();
+        assert!(!child.0.is_stopped());
+        parent.0.stop();
+        assert!(child.0.is_stopped() && parent.child().0.is_stopped());
     }
 }

@@ -150,6 +150,31 @@ mod tests {
     use crate::tsume::certificate::{extract, write_jsonl};
     use crate::tsume::{load_problem, DefenderHand, SolverOptions};
 
+    /// A stop request on the solve's control ends the extraction of either certificate
+    /// (`ExtractError::Stopped`, inside the length certificate's half) instead of
+    /// certifying; without one the same extraction succeeds.
+    #[test]
+    fn a_stop_request_ends_the_extraction() {
+        let sfen = "4ng2+r/5+r1+L1/4P1k1G/4l2P1/3spS1p+p/9/3N1L+p2/3+b5/1+B7 b 2g2s2nl12p 1";
+        let root = load_problem(sfen, DefenderHand::Remaining).unwrap();
+        let control = crate::tsume::Control::default();
+        let mut s = Solver::<Position>::new(SolverOptions {
+            nodes: Some(2_000_000),
+            memory_mib: 256,
+            control: Some(control.clone()),
+            ..SolverOptions::default()
+        });
+        let r = s.solve(&root);
+        assert_eq!((r.line.len(), r.shortest), (37, Some(true)));
+        assert!(extract_length(&s, &root, &r).is_ok());
+        assert!(extract(&s, &root, &r).is_ok());
+        control.0.stop();
+        let e = extract_length(&s, &root, &r).unwrap_err();
+        assert!(e.is_stopped(), "{e}");
+        assert!(matches!(e, ExtractError::Part { .. }), "{e:?}");
+        assert!(matches!(extract(&s, &root, &r), Err(ExtractError::Stopped)));
+    }
+
     /// 図巧20: the default mode once answered "11 plies, shortest" (the exact line walk
     /// took a reply it had not shown exact; fixed in session 13: 37, the composed length).
     /// The independent checker refutes the 11 on its own: a version-3 file joining the

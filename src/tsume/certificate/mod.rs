@@ -139,6 +139,10 @@ pub enum ExtractError {
     /// A fallback solver could not get its memory.
     #[error("{0}")]
     Memory(String),
+    /// The search's driver asked it to stop ([`crate::tsume::SearchControl::stop`]) before
+    /// the certificate was built.
+    #[error("stopped before the certificate was built")]
+    Stopped,
     /// One half of a length certificate failed: which (`mate within L`, `no mate within
     /// L − 2`) and why.
     #[error("{part}: {failure}")]
@@ -148,6 +152,18 @@ pub enum ExtractError {
         /// Its failure (shown in this error's message, so not its `source`).
         failure: Box<ExtractError>,
     },
+}
+
+impl ExtractError {
+    /// Whether the extraction ended because the search's driver asked it to stop (then
+    /// nothing is certified or refuted).
+    pub fn is_stopped(&self) -> bool {
+        match self {
+            ExtractError::Stopped => true,
+            ExtractError::Part { failure, .. } => failure.is_stopped(),
+            _ => false,
+        }
+    }
 }
 
 /// Limits of one extraction.

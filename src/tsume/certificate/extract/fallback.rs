@@ -11,7 +11,7 @@ use super::Extractor;
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Hand, Position};
 use crate::tsume::table::UNBOUNDED;
-use crate::tsume::{Outcome, Solver, SolverOptions};
+use crate::tsume::{Control, Outcome, Solver, SolverOptions};
 
 /// Node budget of a fallback solve on the small (1 MiB) table.
 pub(super) const SMALL_SOLVE_NODES: u64 = 20_000;
@@ -62,6 +62,7 @@ impl Extractor<'_> {
                     memory_mib: mib,
                     shortest: false,
                     count_futile: self.bounded && !self.uncounted,
+                    control: self.control().map(Control::child),
                     ..SolverOptions::default()
                 };
                 let s = match Solver::try_new(opts) {
@@ -109,6 +110,9 @@ impl Extractor<'_> {
 
     /// Counts one fallback solve, or fails when the solves' budget is spent.
     fn spend(&mut self, pos: &Position) -> Result<(), ExtractError> {
+        if self.stop_requested() {
+            return Err(ExtractError::Stopped);
+        }
         let budget = |why: String| ExtractError::Budget {
             sfen: write_sfen(pos),
             why,
@@ -158,6 +162,7 @@ impl Extractor<'_> {
                 memory_mib: mib,
                 shortest: false,
                 count_futile: self.bounded && !self.uncounted,
+                control: self.control().map(Control::child),
                 ..SolverOptions::default()
             };
             let s = Solver::try_new(opts).map_err(|e| ExtractError::Memory(e.to_string()))?;

@@ -12,7 +12,7 @@ use super::{stuck, Body, Claim, ExtractError, ExtractLimits, Node, Witness};
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Color, Hand, Move, PieceKind, Position};
 use crate::tsume::table::UNBOUNDED;
-use crate::tsume::Solver;
+use crate::tsume::{Control, Solver};
 use std::collections::HashMap;
 
 mod fallback;
@@ -88,7 +88,10 @@ struct Extractor<'a> {
 fn fatal(e: &ExtractError) -> bool {
     matches!(
         e,
-        ExtractError::TooLarge(_) | ExtractError::Memory(_) | ExtractError::Budget { .. }
+        ExtractError::TooLarge(_)
+            | ExtractError::Memory(_)
+            | ExtractError::Budget { .. }
+            | ExtractError::Stopped
     )
 }
 
@@ -266,6 +269,9 @@ impl Extractor<'_> {
 
     /// A new node for `pos` under budget `b` (nomate: its claim).
     fn new_id(&mut self, pos: &Position, b: u16) -> Result<usize, ExtractError> {
+        if self.stop_requested() {
+            return Err(ExtractError::Stopped);
+        }
         if self.nodes.len() >= self.limits.max_nodes {
             return Err(ExtractError::TooLarge(self.limits.max_nodes));
         }
@@ -288,6 +294,17 @@ impl Extractor<'_> {
             self.finished.entry(pos.board_key()).or_default().push(id);
         }
         Ok(id)
+    }
+
+    /// Whether the root solve's driver asked it to stop (its [`Control`]).
+    fn stop_requested(&self) -> bool {
+        self.control().is_some_and(|c| c.0.is_stopped())
+    }
+
+    /// The root solve's control, if it had one: the fallback solves get a
+    /// [`Control::child`] of it, so that a stop request ends them too.
+    fn control(&self) -> Option<&Control> {
+        self.root_solver.options().control.as_ref()
     }
 
     fn finish(&mut self, id: usize, pos: &Position, body: Body) {
