@@ -32,7 +32,8 @@ class TsumeResult:
     least budget within which a mate is proven); ``plies`` when ``shortest`` is true."""
     certified: Optional[bool] = None
     """For a mate or nomate: whether its certificate passed the independent checker
-    (``specs/certificate.md``); ``None`` for ``unknown`` or with ``certify=False``."""
+    (``specs/certificate.md``); ``None`` for ``unknown``, with ``certify=False`` or when a
+    stop came before the certificate was done."""
     shortest_certified: Optional[bool] = None
     """For a proven-shortest mate: whether the length claim (mate within L plies, no mate
     within L − 2; counting every reply with ``count_futile=True``, else under the 無駄合
@@ -71,13 +72,14 @@ def solve(
     raises ``KeyboardInterrupt`` (when called from the main thread, where Python
     delivers signals). ``progress``, if given, is called every ``progress_every``
     seconds during the search with ``{"nodes": …, "mate_within": …, "no_mate_within":
-    …}``: the bounds on the shortest mate proven so far (``None`` until known; the
+    …, "certifying": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
     length is proven when they are 2 apart, or at a mate within 1). Returning ``False``
     (the bool) stops the search, which answers what it has, uncertified: a line whose
     length may be unproven, or ``unknown``. An exception it raises stops the search and
-    propagates. ``progress`` is called while the certificate is built too (the nodes
-    then stay at the search's), and a stop there ends the extraction: the answer stands,
-    ``certified`` and ``shortest_certified`` are ``None``.
+    propagates. ``progress`` is called while the certificate is built too, with
+    ``"certifying": True`` (the nodes then stay at the search's); a stop there ends the
+    extraction: the answer stands, and what was not certified by then (``certified``, and
+    ``shortest_certified`` unless the length certificate was done) is ``None``.
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,

@@ -131,14 +131,15 @@ pub(crate) fn now() -> (Instant, Option<std::time::Duration>) {
 pub struct Certified {
     /// `Some(true)` when the in-process checker accepted the certificate, `Some(false)`
     /// when no valid certificate could be produced, `None` when nothing was checked
-    /// (an `unknown` answer, or the check was skipped).
+    /// (an `unknown` answer, the check skipped, or a stop request before it was done).
     pub certified: Option<bool>,
     /// Why not, when not.
     pub reason: Option<String>,
     /// For a proven-shortest mate (either mode): `Some(true)`
     /// when its length claim (mate within L, no mate within L − 2) was certified and
     /// checked in-process, `Some(false)` when not (then `length_reason` says why and the
-    /// plain certificate is tried); `None` for other answers and unchecked runs.
+    /// plain certificate is tried); `None` for other answers, unchecked runs and a stop
+    /// request before it was done.
     pub shortest_certified: Option<bool>,
     /// Why the length claim was not certified, when not.
     pub length_reason: Option<String>,
@@ -162,7 +163,12 @@ pub struct Certified {
 /// checks it in-process with the independent checker when `check` is set and, with
 /// `path`, writes it there atomically. A certificate the checker rejects is not
 /// written; an answer that cannot be certified gets `certified: Some(false)` and a
-/// reason, never a wrong certificate. `unknown` answers give `certified: None`.
+/// reason, never a wrong certificate. `unknown` answers give `certified: None`. The
+/// solver's control, if any, is marked certifying ([`SearchControl::is_certifying`]),
+/// and its stop request ends the extraction: what was not certified by then stays
+/// `None` (with the reason), neither certified nor refuted.
+///
+/// [`SearchControl::is_certifying`]: crate::tsume::SearchControl::is_certifying
 ///
 /// # Errors
 /// Exit 2 when `path` cannot be written.
@@ -188,6 +194,9 @@ pub fn certify_answer(
     };
     if result.outcome == Outcome::Unknown || (!check && path.is_none()) {
         return Ok(out);
+    }
+    if let Some(c) = &solver.options().control {
+        c.0.set_certifying();
     }
     // A proven-shortest mate: first the certificate of its length claim (version 2
     // counting every reply, version 3 in the default mode; it proves the mate too),

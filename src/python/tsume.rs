@@ -23,6 +23,7 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
     d.set_item("nodes", c.nodes())?;
     d.set_item("mate_within", b.mate_within)?;
     d.set_item("no_mate_within", b.no_mate_within)?;
+    d.set_item("certifying", c.is_certifying())?;
     let ret = f.call1(py, (d,))?;
     // Only an explicit `False` stops the search (a callback returning None goes on).
     let ret = ret.bind(py);
@@ -41,9 +42,10 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// raised) and every `progress_every` seconds calls `progress` with the search's nodes
 /// and the bounds on the shortest mate proven so far. `progress` returning `False`
 /// stops the search, which then answers what it has, uncertified; an exception it
-/// raises stops the search and is raised. A stop during the certificate's extraction
-/// ends it (its fallback solves run under a [`Control::child`](crate::tsume::Control::child)):
-/// `certified` and `shortest_certified` stay `None`.
+/// raises stops the search and is raised. `progress` goes on while the certificate is
+/// built (`certifying` true), and a stop then ends the extraction (its fallback solves
+/// run under a [`Control::child`](crate::tsume::Control::child)): what was not certified
+/// by then stays `None`.
 #[pyfunction]
 #[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0))]
 #[allow(clippy::too_many_arguments)]

@@ -49,6 +49,8 @@ pub struct SearchControl {
     mate_within: AtomicU32,
     /// The greatest length within which no mate is proven so far, plies + 1 (0: none yet).
     no_mate_within: AtomicU32,
+    /// The search is over and its answer's certificate is being built.
+    certifying: AtomicBool,
     /// A stop request here stops this search too ([`Control::child`]).
     parent: Option<Arc<SearchControl>>,
 }
@@ -64,6 +66,7 @@ impl Default for SearchControl {
             hashfull: AtomicU32::new(0),
             mate_within: AtomicU32::new(NONE),
             no_mate_within: AtomicU32::new(0),
+            certifying: AtomicBool::new(false),
             parent: None,
         }
     }
@@ -107,9 +110,20 @@ impl SearchControl {
             no_mate_within: (n != 0).then(|| (n - 1) as u16),
         }
     }
+    /// Clears the bounds and the certifying mark (a new search starts).
     pub(crate) fn clear_bounds(&self) {
         self.mate_within.store(NONE, Relaxed);
         self.no_mate_within.store(0, Relaxed);
+        self.certifying.store(false, Relaxed);
+    }
+    /// Whether the search is over and its answer's certificate is being built (set by
+    /// the front end that certifies; cleared when the next search starts).
+    pub fn is_certifying(&self) -> bool {
+        self.certifying.load(Relaxed)
+    }
+    /// Marks the search over and its certificate being built ([`SearchControl::is_certifying`]).
+    pub fn set_certifying(&self) {
+        self.certifying.store(true, Relaxed);
     }
     pub(crate) fn report_mate_within(&self, plies: u16) {
         self.mate_within.fetch_min(u32::from(plies), Relaxed);

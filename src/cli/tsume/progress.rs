@@ -40,6 +40,11 @@ impl Progress {
         } else {
             format!("; proven so far: {b}")
         };
+        let bounds = if c.is_certifying() {
+            format!("{bounds}; certifying")
+        } else {
+            bounds
+        };
         self.bar
             .set_message(format!("{id}: {} nodes{bounds}", c.nodes()));
         self.bar.tick();

@@ -56,7 +56,8 @@ pub fn extract_length_with(
                 first_found: true,
                 ..limits
             })
-            .map_err(|_| e),
+            // The second try's own failure is reported only when it was a stop.
+            .map_err(|e2| if e2.is_stopped() { e2 } else { e }),
             r => r,
         }
         .map_err(part("no-mate", len - 2))?;

@@ -8,6 +8,8 @@ use super::*;
 pub(super) struct WalkState {
     pub(super) exact: bool,
     pub(super) futility: bool,
+    /// 無駄合 tested only where they matter ([`Solver::walk_and_lazy`]).
+    pub(super) lazy: bool,
     /// `prefix[d]`: hash of the sequence of the path's first `d` positions.
     pub(super) prefix: Vec<u64>,
     /// `budgets[d]`: the budget the walk entered depth `d` with.
@@ -212,7 +214,8 @@ impl<P: MatePosition> Solver<P> {
     /// returned to the position of ply 115). Such a node fails on this path and the walk
     /// backtracks to the last attacker node with another proven check; failures are
     /// remembered with the path prefix they depend on (GHI-safe), so no subtree is walked
-    /// twice under the same prefix. With `hide_futile` (exact walks, a ply limit, a cut
+    /// twice under the same prefix. The walk stops at `cap` nodes in all
+    /// ([`Solver::walk_cap`]). With `hide_futile` (exact walks, a ply limit, a cut
     /// minimality search's first try) the budgets count plies under the 無駄合 rule, so
     /// the line is no longer than `len`, and it shows no 無駄合 the walk tests (exact walks
     /// and ply limits test every reply they show; the cut search's line hides those the
@@ -225,9 +228,10 @@ impl<P: MatePosition> Solver<P> {
         len: u16,
         exact: bool,
         hide_futile: bool,
+        cap: u64,
     ) -> Option<Vec<P::Move>> {
         let mut pos = root.clone();
-        let extra = self.nodes.saturating_mul(2).saturating_add(1_000_000);
+        let extra = cap.saturating_sub(self.nodes);
         self.reset_limits_for(extra);
         self.path.clear();
         self.path_hash = 0;
@@ -236,6 +240,9 @@ impl<P: MatePosition> Solver<P> {
         let mut st = WalkState {
             exact,
             futility,
+            // Exact walks and the cut minimality search's line test lazily; within a ply
+            // limit an inexact walk tests every interposition (it never shows a 無駄合).
+            lazy: exact || self.opts.max_plies.is_none(),
             prefix: vec![0],
             budgets: vec![0],
             failed: HashMap::default(),
@@ -460,10 +467,7 @@ impl<P: MatePosition> Solver<P> {
     ) -> Result<Vec<P::Move>, WalkFail> {
         let mut moves = Vec::new();
         pos.evasions(&mut moves);
-        // The lazy test serves exact walks and the line of a cut minimality search; within
-        // a ply limit every interposition is tested (such lines never show a 無駄合).
-        let lazy = st.exact || self.opts.max_plies.is_none();
-        if st.futility && lazy && budget != UNBOUNDED && budget >= 3 && pos.interposable() {
+        if st.futility && st.lazy && budget != UNBOUNDED && budget >= 3 && pos.interposable() {
             if let Some(r) = self.walk_and_lazy(pos, &moves, depth, budget, st) {
                 return r;
             }
@@ -619,6 +623,7 @@ impl<P: MatePosition> Solver<P> {
         moves.sort_by_key(|&m| P::drop_square(m).map_or(0, |s| s as u32 + 1));
         let cb = budget - 1;
         let mut kept: Option<Vec<P::Move>> = None;
+        let mut walked = false;
         let mut bounds = Vec::with_capacity(moves.len());
         for &m in &moves {
             let inter = pos.interposes(m);
@@ -689,9 +694,14 @@ impl<P: MatePosition> Solver<P> {
                 }
                 // Failures are remembered (`WalkState::failed`): the eager walk skips them.
                 Err(WalkFail::Dep(_)) if self.aborted => return Some(Err(WalkFail::Dep(0))),
-                Err(WalkFail::Dep(_)) => {}
+                Err(WalkFail::Dep(_)) => walked = true,
                 Err(restart) => return Some(Err(restart)),
             }
+        }
+        if kept.is_none() && walked && !st.exact {
+            // The eager walk would take the same replies again (their failures are
+            // remembered), after testing every interposition: fail here.
+            return Some(Err(WalkFail::Dep(depth - 1)));
         }
         kept.map(Ok)
     }
@@ -827,8 +837,8 @@ mod tests {
         load_problem, problems::read_problems, DefenderHand, MatePosition, SolverOptions,
     };
 
-    /// A stop request that cuts the minimality search short leaves the shortest mate
-    /// proven so far, and the line shown is no longer than it: 無双8 stopped every 2 048
+    /// A stop request or node limit that cuts the minimality search short leaves the
+    /// shortest mate proven so far, and the line shown is no longer than it: 無双8 stopped every 2 048
     /// nodes from before its first proof (37 plies) to after its 31-ply one. A line read
     /// with every reply counted showed 37 plies for a proven 35 (a clean-clone CI run,
     /// stopped from Python at 129 028 nodes).
@@ -867,6 +877,24 @@ mod tests {
             "{seen:?}"
         );
         assert!(seen.iter().all(|&(_, s)| s == Some(false)), "{seen:?}");
+
+        // Cut by a node limit instead, the bottom-up phase rules out short lengths too
+        // (`no_mate_within`), and the line lies between the bounds.
+        for nodes in [125_000, 130_000, 140_000, 400_000] {
+            let r = super::Solver::<crate::rules::Position>::new(SolverOptions {
+                nodes: Some(nodes),
+                memory_mib: 64,
+                ..SolverOptions::default()
+            })
+            .solve(&pos);
+            let (low, within) = (r.no_mate_within.unwrap(), r.mate_within.unwrap());
+            let plies = r.line.len();
+            assert!(
+                usize::from(low) < plies && plies <= usize::from(within),
+                "{nodes} nodes: {plies} plies, bounds {low}..{within}"
+            );
+            assert!(pos.check_mate_line(&r.line).is_ok(), "{nodes} nodes");
+        }
     }
 
     /// The reply singled out needs the node's budget − 1 and is the only one whose bound

@@ -212,7 +212,8 @@ pub struct Solver<P: MatePosition> {
     /// probes). On by default; off only to compare with `mid` alone (tests).
     refute_near_horizon: bool,
     /// Tests: a stop request that arrives at this node count (deterministic, unlike a
-    /// [`super::Control`] stopped from another thread).
+    /// [`super::Control`] stopped from another thread; seen, as a real one, at the next
+    /// multiple of 1 024 nodes).
     #[cfg(test)]
     stop_at: Option<u64>,
     _pos: std::marker::PhantomData<P>,
@@ -330,21 +331,26 @@ impl<P: MatePosition> Solver<P> {
             // the proven no-mate bound (inexact budgets can show a poor defence); else, as
             // when an exact walk fails, a line with every reply counted, which can show a
             // 無駄合. Lines within a ply limit and exact lines hide 無駄合.
+            // Both tries share one node cap, the first a quarter of it.
             let bounded = self.opts.max_plies.is_some();
+            let cap = self.walk_cap();
             let mut line = None;
             if self.opts.shortest && !exact && !bounded {
-                line = self
-                    .extract(&mut pos, len, false, true)
-                    .filter(|l| low.map_or(true, |n| l.len() > usize::from(n)));
+                let first = self.nodes + (cap - self.nodes) / 4;
+                line = self.extract(&mut pos, len, false, true, first).filter(|l| {
+                    low.map_or(true, |n| l.len() > usize::from(n))
+                        && root.check_mate_line(l).is_ok()
+                });
             }
             if line.is_none() {
-                line = self.extract(&mut pos, len, exact, exact || bounded);
+                line = self.extract(&mut pos, len, exact, exact || bounded, cap);
             }
             if line.is_none() && exact {
                 // The exact walk ran out of its nodes: the length stays proven, the line
                 // shown is a mate within it that is not shown to be exact.
                 exact = false;
-                line = self.extract(&mut pos, len, false, bounded);
+                let cap = self.walk_cap();
+                line = self.extract(&mut pos, len, false, bounded, cap);
             }
             if let Some(line) = line {
                 if root.check_mate_line(&line).is_ok() {
@@ -422,6 +428,15 @@ impl<P: MatePosition> Solver<P> {
                 c.0.report_no_mate_within(n);
             }
         }
+    }
+
+    /// The node count at which a line walk starting now stops: twice the nodes searched
+    /// so far, plus 1 M, from here (the walk ignores the clock and stop requests, so that
+    /// a proven mate always gets its line).
+    fn walk_cap(&self) -> u64 {
+        self.nodes
+            .saturating_add(self.nodes.saturating_mul(2))
+            .saturating_add(1_000_000)
     }
 
     /// Whether the driving thread asked the search to stop.

@@ -86,6 +86,10 @@ impl Extractor<'_> {
             if outcome != Outcome::Unknown {
                 return Ok(outcome);
             }
+            if self.stop_requested() {
+                // Not a node the tiers cannot settle: no larger tier is started.
+                return Err(ExtractError::Stopped);
+            }
         }
         Ok(Outcome::Unknown)
     }
@@ -192,6 +196,9 @@ impl Extractor<'_> {
         self.fresh_nodes += used;
         if let Some(n) = self.assuming_small.as_mut() {
             *n = if keep { *n + used } else { used };
+        }
+        if outcome == Outcome::Unknown && self.stop_requested() {
+            return Err(ExtractError::Stopped);
         }
         Ok(outcome)
     }

@@ -445,8 +445,14 @@ pub(super) fn settle(
 ) -> Result<(Vec<Option<Node>>, usize), ExtractError> {
     let mut x = Extractor::new(solver, root, claim, budget, uncounted, limits);
     let r = match claim {
-        Claim::Mate => x.mate_attacker(root, budget)?,
-        Claim::Nomate => x.nomate_attacker(root, budget)?,
+        Claim::Mate => x.mate_attacker(root, budget),
+        Claim::Nomate => x.nomate_attacker(root, budget),
     };
-    Ok((x.nodes, r))
+    match r {
+        // A stopped fallback solve answers `unknown`, which the extractor takes for a
+        // node it cannot settle: whatever failed after a stop request failed by it.
+        Err(_) if x.stop_requested() => Err(ExtractError::Stopped),
+        Err(e) => Err(e),
+        Ok(r) => Ok((x.nodes, r)),
+    }
 }
