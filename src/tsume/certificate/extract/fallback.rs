@@ -197,9 +197,6 @@ impl Extractor<'_> {
         if let Some(n) = self.assuming_small.as_mut() {
             *n = if keep { *n + used } else { used };
         }
-        if outcome == Outcome::Unknown && self.stop_requested() {
-            return Err(ExtractError::Stopped);
-        }
         Ok(outcome)
     }
 }
