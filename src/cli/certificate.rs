@@ -208,6 +208,10 @@ pub fn certify_answer(
         match cert {
             Ok(cert) => {
                 let text = render(&cert)?;
+                let cert_nodes = cert.nodes.len();
+                // The text is all the checker reads: the graph goes before it runs (a
+                // length certificate can hold millions of nodes).
+                drop(cert);
                 let want = u32::try_from(result.line.len()).ok();
                 let checked_before = out.check_ms;
                 let verdict = check_into(&mut out, &text, root, check, |c| c.length == want);
@@ -218,7 +222,7 @@ pub fn certify_answer(
                         // 無駄合 convention and is written beside the plain certificate,
                         // which (below) certifies the mate with every reply answered.
                         out.shortest_certified = check.then_some(true);
-                        out.length_nodes = cert.nodes.len();
+                        out.length_nodes = cert_nodes;
                         out.length_bytes = text.len();
                         if let Some(p) = path {
                             super::show::write_atomically(&length_path(p), &text)?;
@@ -227,9 +231,9 @@ pub fn certify_answer(
                     Ok(()) => {
                         out.shortest_certified = check.then_some(true);
                         out.certified = check.then_some(true);
-                        out.length_nodes = cert.nodes.len();
+                        out.length_nodes = cert_nodes;
                         out.length_bytes = text.len();
-                        out.nodes = cert.nodes.len();
+                        out.nodes = cert_nodes;
                         out.bytes = text.len();
                         if let Some(p) = path {
                             super::show::write_atomically(p, &text)?;
@@ -272,6 +276,7 @@ pub fn certify_answer(
     let text = render(&cert)?;
     out.nodes = cert.nodes.len();
     out.bytes = text.len();
+    drop(cert);
     if let Err(why) = check_into(&mut out, &text, root, check, |_| true) {
         out.certified = Some(false);
         out.reason = Some(why);

@@ -292,23 +292,38 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, SfenError> {
 
 /// Writes the SFEN of a setup's board, side, hands and move number.
 pub fn write_setup(setup: &Setup) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(96);
+    push_setup(&mut s, setup);
+    s
+}
+
+/// Appends the SFEN of a setup ([`write_setup`]) to `s`, without allocating per piece
+/// (certificates write millions of them).
+pub fn push_setup(s: &mut String, setup: &Setup) {
     for rank in 1..=9u8 {
-        let mut empty = 0;
+        let mut empty = 0u8;
         for file in (1..=9u8).rev() {
             match setup.board[Square::new(file, rank).expect("sq").index()] {
                 Some(p) => {
                     if empty > 0 {
-                        s.push_str(&empty.to_string());
+                        s.push(char::from(b'0' + empty));
                         empty = 0;
                     }
-                    s.push_str(&p.sfen());
+                    if p.kind.is_promoted() {
+                        s.push('+');
+                    }
+                    let l = p.kind.letter();
+                    s.push(if p.color == Color::Sente {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    });
                 }
                 None => empty += 1,
             }
         }
         if empty > 0 {
-            s.push_str(&empty.to_string());
+            s.push(char::from(b'0' + empty));
         }
         if rank < 9 {
             s.push('/');
@@ -319,8 +334,7 @@ pub fn write_setup(setup: &Setup) -> String {
     s.push(' ');
     s.push_str(&write_hands(&setup.hands));
     s.push(' ');
-    s.push_str(&setup.move_number.to_string());
-    s
+    let _ = std::fmt::Write::write_fmt(s, format_args!("{}", setup.move_number));
 }
 
 /// Hands in SFEN order: Sente then Gote, each R B G S N L P; `-` if both are empty.

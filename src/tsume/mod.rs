@@ -32,6 +32,7 @@ pub mod certificate;
 pub mod checker;
 mod control;
 pub mod dfpn;
+mod key_hash;
 pub mod naive;
 pub mod position;
 pub mod problems;

@@ -76,6 +76,7 @@ pub fn extract_length_with(
 /// of `other`'s root.
 fn append(cert: &mut Certificate, other: Certificate) -> usize {
     let off = cert.nodes.len();
+    cert.nodes.reserve_exact(other.nodes.len());
     for mut n in other.nodes {
         n.body = match n.body {
             Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),

@@ -24,6 +24,7 @@ mod extract;
 mod graph;
 mod jsonl;
 mod length;
+mod packed;
 
 pub use graph::{extract, extract_with};
 pub use jsonl::write_jsonl;
@@ -31,6 +32,7 @@ pub use length::{
     extract_length, extract_length_with, length_limits, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES,
     LENGTH_MIN_FALLBACK_NODES,
 };
+pub use packed::NodePosition;
 
 /// What a certificate proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -45,8 +47,8 @@ pub enum Claim {
 /// One node of the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
-    /// The position.
-    pub pos: Position,
+    /// The position (packed: a certificate holds millions of nodes).
+    pub pos: NodePosition,
     /// Its moves and children, or the node that covers it.
     pub body: Body,
     /// For a node of a bounded no-mate graph: its budget `b`, the claim "no mate within

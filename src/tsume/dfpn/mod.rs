@@ -29,6 +29,7 @@ mod path;
 mod search;
 mod stack_map;
 
+use super::key_hash::KeyHash;
 use super::table::{Table, UNBOUNDED};
 use super::{MatePosition, ProofNumbers, SolverOptions};
 use crate::rules::{Color, Hand};
@@ -149,25 +150,6 @@ const LAZY_FUTILITY: bool = true;
 /// proven interposition needs no test.
 const REFUTING_FUTILITY: bool = true;
 
-/// Position keys are already Zobrist-random: hash them by one multiply-xor, not SipHash.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type KeyHash = std::hash::BuildHasherDefault<KeyHasher>;
 const REP_TABLE_MAX: usize = 1 << 20;
 
 #[inline]

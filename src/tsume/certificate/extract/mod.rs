@@ -8,9 +8,10 @@
 //! extraction then solves that node afresh ([`fallback`]) and fails cleanly
 //! ([`ExtractError`]) rather than guess. The graphs themselves: [`mate`], [`nomate`].
 
-use super::{stuck, Body, Claim, ExtractError, ExtractLimits, Node, Witness};
+use super::{stuck, Body, Claim, ExtractError, ExtractLimits, Node, NodePosition, Witness};
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Color, Hand, Move, PieceKind, Position};
+use crate::tsume::key_hash::KeyHash;
 use crate::tsume::table::UNBOUNDED;
 use crate::tsume::{Control, Solver};
 use std::collections::HashMap;
@@ -64,7 +65,7 @@ struct Extractor<'a> {
     created: Vec<(Ident, [Hand; 2])>,
     /// Nodes by position identity: one per position, except that a bounded graph may
     /// hold a position at several budgets (mate: depths).
-    ids: HashMap<Ident, Vec<usize>>,
+    ids: HashMap<Ident, Vec<usize>, KeyHash>,
     /// Per node: a no-mate node's budget (the claim "no mate within b";
     /// [`UNBOUNDED`]: no mate at all); unused for mate.
     budgets: Vec<u16>,
@@ -78,10 +79,10 @@ struct Extractor<'a> {
     uncounted: bool,
     /// Nodes that may cover others, by board key: finished ones (mate), every node of
     /// the graph (nomate: covering a node not yet finished closes a cycle, allowed).
-    finished: HashMap<u64, Vec<usize>>,
+    finished: HashMap<u64, Vec<usize>, KeyHash>,
     on_stack: Vec<bool>,
     /// Positions whose settling failed inside a general position's (table only).
-    spec_failed: std::collections::HashSet<(Ident, u16)>,
+    spec_failed: std::collections::HashSet<(Ident, u16), KeyHash>,
 }
 
 /// Whether an error ends the whole extraction (no other choice is tried).
@@ -132,16 +133,15 @@ impl Extractor<'_> {
 
     /// What the tables know of `pos` under budget `b`: proofs within `b`, disproofs
     /// holding under `b` ([`UNBOUNDED`]: complete ones).
-    fn probe(
-        &self,
-        pos: &Position,
+    fn probe<'s>(
+        &'s self,
+        pos: &'s Position,
         b: u16,
-    ) -> impl Iterator<Item = crate::tsume::table::Found> + '_ {
-        let pos = pos.clone();
+    ) -> impl Iterator<Item = crate::tsume::table::Found> + 's {
         std::iter::once(self.root_solver)
             .chain(self.fallback.iter().flatten())
             .chain(self.assuming.iter())
-            .filter_map(move |s| s.probe_within(&pos, b))
+            .filter_map(move |s| s.probe_within(pos, b))
     }
 
     fn probe_proven(&self, pos: &Position, b: u16) -> Option<u16> {
@@ -314,8 +314,6 @@ impl Extractor<'_> {
     /// [`Self::finish`] with the witnesses of a defender node (version 3); a mate
     /// node's depth counts a futility witness's depth with 0 plies.
     fn finish_with(&mut self, id: usize, pos: &Position, body: Body, witnesses: Vec<Witness>) {
-        // A played position carries its move history; the graph keeps the bare position.
-        let pos = Position::from_setup(pos.to_setup(), pos.rules()).unwrap_or_else(|_| pos.clone());
         if self.claim == Claim::Mate {
             self.finished.entry(pos.board_key()).or_default().push(id);
             self.depths[id] = match &body {
@@ -332,7 +330,8 @@ impl Extractor<'_> {
         }
         let budget = (self.claim == Claim::Nomate && self.bounded).then_some(self.budgets[id]);
         self.nodes[id] = Some(Node {
-            pos,
+            // The graph keeps the position packed (no history, bitboards or keys).
+            pos: NodePosition::of(pos),
             body,
             budget,
             witnesses,
@@ -409,12 +408,12 @@ impl<'a> Extractor<'a> {
             attacker: root.side_to_move(),
             claim,
             nodes: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             budgets: Vec::new(),
             depths: Vec::new(),
             bounded: budget != UNBOUNDED,
             uncounted: uncounted && budget != UNBOUNDED,
-            finished: HashMap::new(),
+            finished: HashMap::default(),
             on_stack: Vec::new(),
             spec_failed: Default::default(),
         }
