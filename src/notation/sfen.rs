@@ -332,7 +332,7 @@ pub fn push_setup(s: &mut String, setup: &Setup) {
     s.push(' ');
     s.push(setup.side_to_move.sfen());
     s.push(' ');
-    s.push_str(&write_hands(&setup.hands));
+    push_hands(s, &setup.hands);
     s.push(' ');
     let _ = std::fmt::Write::write_fmt(s, format_args!("{}", setup.move_number));
 }
@@ -340,6 +340,13 @@ pub fn push_setup(s: &mut String, setup: &Setup) {
 /// Hands in SFEN order: Sente then Gote, each R B G S N L P; `-` if both are empty.
 pub fn write_hands(hands: &crate::rules::ByColor<Hand>) -> String {
     let mut s = String::new();
+    push_hands(&mut s, hands);
+    s
+}
+
+/// Appends [`write_hands`]'s text to `s`.
+fn push_hands(s: &mut String, hands: &crate::rules::ByColor<Hand>) {
+    let start = s.len();
     for c in Color::ALL {
         for k in [
             PieceKind::Rook,
@@ -352,7 +359,7 @@ pub fn write_hands(hands: &crate::rules::ByColor<Hand>) -> String {
         ] {
             let n = hands[c].count(k);
             if n > 1 {
-                s.push_str(&n.to_string());
+                let _ = std::fmt::Write::write_fmt(s, format_args!("{n}"));
             }
             if n > 0 {
                 let l = k.letter();
@@ -364,10 +371,9 @@ pub fn write_hands(hands: &crate::rules::ByColor<Hand>) -> String {
             }
         }
     }
-    if s.is_empty() {
+    if s.len() == start {
         s.push('-');
     }
-    s
 }
 
 /// The SFEN of a position.

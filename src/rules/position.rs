@@ -660,6 +660,23 @@ impl Position {
     /// # Panics
     /// May panic if `m` moves from an empty square or drops a piece not in hand.
     pub fn play_unchecked(&mut self, m: Move) {
+        let u = self.apply_unchecked(m);
+        self.history.push(u);
+    }
+
+    /// The position after `m` (played as [`Position::play_unchecked`], under the same
+    /// contract) with an empty history: a child that does not copy the moves that led
+    /// here (the certificate extractor builds millions of children, along lines up to
+    /// ミクロコスモス's 1 525 plies).
+    pub(crate) fn after_unchecked(&self, m: Move) -> Position {
+        let mut p = self.without_history();
+        p.apply_unchecked(m);
+        p
+    }
+
+    /// Plays `m` unchecked and returns what [`Position::undo`] needs, without recording it.
+    #[inline(always)]
+    fn apply_unchecked(&mut self, m: Move) -> Undo {
         let us = self.side;
         let mut captured = None;
         let undo_key = self.board_key;
@@ -696,16 +713,16 @@ impl Position {
                 moved = (kind, to);
             }
         }
-        self.history.push(Undo {
+        self.side = !us;
+        self.move_number += 1;
+        self.update_checkers_and_pins(moved.0, moved.1);
+        Undo {
             mv: m,
             captured,
             board_key: undo_key,
             checkers: undo_checkers,
             pinned: undo_pinned,
-        });
-        self.side = !us;
-        self.move_number += 1;
-        self.update_checkers_and_pins(moved.0, moved.1);
+        }
     }
 
     /// After `!self.side` moved a `kind` to `to`: the checkers of the side to move and its

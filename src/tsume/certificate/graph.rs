@@ -49,12 +49,18 @@ pub(super) fn graph(
         let node = nodes_by_id[n]
             .as_ref()
             .ok_or_else(|| stuck(root, "unfinished node"))?;
-        let kids: Vec<usize> = match &node.body {
-            Body::Moves(v) => v.iter().map(|&(_, c)| c).collect(),
-            Body::CoveredBy(m) => vec![*m],
+        let kids: &[(Move, usize)] = match &node.body {
+            Body::Moves(v) => v,
+            Body::CoveredBy(_) => &[],
+        };
+        let cover = match node.body {
+            Body::CoveredBy(m) => Some(m),
+            Body::Moves(_) => None,
         };
         for c in kids
-            .into_iter()
+            .iter()
+            .map(|&(_, c)| c)
+            .chain(cover)
             .chain(node.witnesses.iter().map(|w| w.node))
         {
             if map[c] == usize::MAX {
@@ -69,10 +75,10 @@ pub(super) fn graph(
         let mut n = nodes_by_id[o]
             .take()
             .ok_or_else(|| stuck(root, "unfinished node"))?;
-        n.body = match n.body {
-            Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, map[c])).collect()),
-            Body::CoveredBy(m) => Body::CoveredBy(map[m]),
-        };
+        match &mut n.body {
+            Body::Moves(v) => v.iter_mut().for_each(|(_, c)| *c = map[*c]),
+            Body::CoveredBy(m) => *m = map[*m],
+        }
         for w in &mut n.witnesses {
             w.node = map[w.node];
         }

@@ -78,10 +78,10 @@ fn append(cert: &mut Certificate, other: Certificate) -> usize {
     let off = cert.nodes.len();
     cert.nodes.reserve_exact(other.nodes.len());
     for mut n in other.nodes {
-        n.body = match n.body {
-            Body::Moves(v) => Body::Moves(v.into_iter().map(|(m, c)| (m, c + off)).collect()),
-            Body::CoveredBy(m) => Body::CoveredBy(m + off),
-        };
+        match &mut n.body {
+            Body::Moves(v) => v.iter_mut().for_each(|(_, c)| *c += off),
+            Body::CoveredBy(m) => *m += off,
+        }
         for w in &mut n.witnesses {
             w.node += off;
         }

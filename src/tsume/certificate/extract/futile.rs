@@ -33,8 +33,7 @@ impl Extractor<'_> {
         r: Move,
         b: u16,
     ) -> Result<Answer, ExtractError> {
-        let mut child = pos.clone();
-        child.play_unchecked(r);
+        let child = pos.after_unchecked(r);
         let cb = budget_minus(b);
         let mut last = None;
         let settled = |x: &Self, p: &Position, b: u16| {

@@ -45,8 +45,7 @@ impl Extractor<'_> {
                 }
             }
             for (_, m) in self.proven_checks(pos, b) {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
+                let child = pos.after_unchecked(m);
                 if self.on_path(&child) {
                     continue;
                 }
@@ -76,8 +75,7 @@ impl Extractor<'_> {
         let mut v: Vec<(u8, u16, Move)> = Self::checks(pos)
             .into_iter()
             .filter_map(|m| {
-                let mut c = pos.clone();
-                c.play_unchecked(m);
+                let c = pos.after_unchecked(m);
                 let group = if self.on_path(&c) {
                     return None;
                 } else if self.find(&c, cb).is_some() {
@@ -126,8 +124,7 @@ impl Extractor<'_> {
             let answer = if self.uncounted && pos.interposes(r) {
                 self.mate_interposition(pos, r, b)
             } else {
-                let mut child = pos.clone();
-                child.play_unchecked(r);
+                let child = pos.after_unchecked(r);
                 self.mate_attacker(&child, budget_minus(b))
                     .map(Answer::Reply)
             };

@@ -48,8 +48,7 @@ impl Extractor<'_> {
         let id = self.new_id(pos, b)?;
         let mut moves = Vec::new();
         for m in Self::checks(pos) {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
+            let child = pos.after_unchecked(m);
             moves.push((m, self.nomate_defender(&child, budget_minus(b))?));
         }
         self.finish(id, pos, Body::Moves(moves));
@@ -80,15 +79,10 @@ impl Extractor<'_> {
             return r;
         }
         let cb = budget_minus(b);
-        let after = |r: Move| {
-            let mut c = pos.clone();
-            c.play_unchecked(r);
-            c
-        };
         let replies: Vec<(Move, Position)> = pos
             .legal_moves()
             .into_iter()
-            .map(|r| (r, after(r)))
+            .map(|r| (r, pos.after_unchecked(r)))
             .collect();
         let id = self.new_id(pos, b)?;
         // The last failure below this node, if any.
