@@ -1032,6 +1032,50 @@ mod tests {
         }
     }
 
+    /// `after_unchecked` is `clone` + `play_unchecked` without the history: on every
+    /// legal move along random games, the same board, hands, side, move number, key,
+    /// checkers, pins and legal moves, and an empty history.
+    #[test]
+    fn after_unchecked_is_a_played_copy_without_history() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(24);
+        let mut compared = 0;
+        for (sfen, rules) in [
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                Rules::STANDARD,
+            ),
+            ("4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1", Rules::TSUME),
+        ] {
+            let start = crate::notation::sfen::parse_position(sfen, rules).unwrap();
+            for _ in 0..3 {
+                let mut p = start.clone();
+                for _ in 0..60 {
+                    let moves = p.legal_moves().to_vec();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let fast = p.after_unchecked(m);
+                        let mut slow = p.clone();
+                        slow.play_unchecked(m);
+                        assert!(fast.to_setup() == slow.to_setup(), "{m}");
+                        assert_eq!(fast.board_key(), slow.board_key());
+                        assert_eq!(fast.key(), slow.key());
+                        assert_eq!(fast.checkers(), slow.checkers());
+                        assert_eq!(fast.pinned_pieces(), slow.pinned_pieces());
+                        assert_eq!(fast.rules(), slow.rules());
+                        assert_eq!(fast.legal_moves().to_vec(), slow.legal_moves().to_vec());
+                        assert_eq!(fast.ply(), 0);
+                        compared += 1;
+                    }
+                    p.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 5000, "{compared}");
+    }
+
     /// `legal_moves_naive` plays its candidates on a copy without the history: along
     /// random games (histories up to 80 plies) it lists the fast generator's moves, and
     /// the same moves as the position rebuilt without a history.
