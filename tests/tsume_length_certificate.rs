@@ -490,3 +490,42 @@ fn cli_certifies_the_default_length() {
     assert!(out.status.success(), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bounded no-mate defender's reply that the rounds of searches cannot decide within
+/// `fallback_nodes` gets one more search on the deep tier (up to `deep_nodes`, session
+/// 24): with tiny per-search budgets the extraction fails without that tier and
+/// succeeds with it, and the certificate checks.
+#[test]
+fn the_deep_tier_decides_a_reply_the_rounds_cannot() {
+    let problems = read_problems(CLASSICS);
+    let mut shown = 0;
+    for id in ["zukou-002", "zukou-005", "zukou-012"] {
+        let p = problems.iter().find(|p| p.id == id).unwrap();
+        let pos = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let mut s = Solver::new(SolverOptions {
+            memory_mib: 64,
+            ..SolverOptions::default()
+        });
+        let r = s.solve(&pos);
+        assert_eq!(r.shortest, Some(true), "{id}");
+        let limits = |deep_nodes| ExtractLimits {
+            fallback_nodes: 64,
+            fallback_total_nodes: 50_000_000,
+            fallback_solves: 10_000_000,
+            deep_nodes,
+            ..length_limits(&r)
+        };
+        let without = extract_length_with(&s, &pos, &r, limits(0));
+        let with = extract_length_with(&s, &pos, &r, limits(5_000_000));
+        let cert = with.unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut out = Vec::new();
+        write_jsonl(&cert, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let checked = check_text(&text, Some(&pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(checked.length, Some(r.line.len() as u32), "{id}");
+        if without.is_err() {
+            shown += 1;
+        }
+    }
+    assert!(shown > 0, "no problem needed the deep tier");
+}

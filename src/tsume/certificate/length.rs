@@ -107,9 +107,10 @@ pub fn extract_length(
 pub const LENGTH_MAX_NODES: usize = 3_000_000;
 
 /// Peak process memory per graph node while a length certificate is built, written
-/// and checked, rounded up: 図巧35 (2 164 522 nodes, 265 MB of JSON lines) peaked at
-/// 3.16 GB with the solver's 256 MiB table, about 1.3 KB a node.
-const BYTES_PER_NODE: u64 = 1536;
+/// and checked, rounded up: 図巧35 (2 925 145 nodes, 360 MB of JSON lines) peaks at
+/// 1.47 GB with the solver's 256 MiB table, about 500 bytes a node, since the nodes
+/// keep packed positions ([`super::NodePosition`]; 1.3 KB a node before, session 24).
+const BYTES_PER_NODE: u64 = 640;
 
 /// The fallback node total of each half: this many times the solve's nodes, and at
 /// least [`LENGTH_MIN_FALLBACK_NODES`]. A bounded no-mate graph settles its defender
@@ -124,7 +125,7 @@ pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
 /// The limits of [`extract_length`]: those of [`extract`](super::extract) with
 /// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
 /// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
-/// 1 536 bytes each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
+/// 640 bytes each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
 /// the solve's nodes (at least [`LENGTH_MIN_FALLBACK_NODES`]) and as many solves as
 /// that total allows (most bounded searches are a few hundred nodes: the total, not the
 /// count, limits them).

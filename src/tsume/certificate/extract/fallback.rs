@@ -94,6 +94,44 @@ impl Extractor<'_> {
         Ok(Outcome::Unknown)
     }
 
+    /// A budgeted search of `pos` within `b` plies on the deep tier alone (`Unknown`
+    /// when that tier has no nodes left to add to the large one's): for a nomate
+    /// defender's reply that the rounds of searches could not decide.
+    pub(super) fn deep(&mut self, pos: &Position, b: u16) -> Result<Outcome, ExtractError> {
+        if self.speculative > 0 {
+            return Err(stuck(pos, "not in the table (general position)"));
+        }
+        let Some((mib, nodes)) = self.tier(2) else {
+            return Ok(Outcome::Unknown);
+        };
+        self.spend(pos)?;
+        if self.fallback[2].is_none() {
+            let opts = SolverOptions {
+                nodes: Some(nodes),
+                memory_mib: mib,
+                shortest: false,
+                count_futile: self.bounded && !self.uncounted,
+                control: self.control().map(Control::child),
+                ..SolverOptions::default()
+            };
+            match Solver::try_new(opts) {
+                Ok(s) => self.fallback[2] = Some(s),
+                // As in `fresh`: without its memory the reply stays undecided.
+                Err(_) => return Ok(Outcome::Unknown),
+            }
+        }
+        let (outcome, used) = self.fallback[2]
+            .as_mut()
+            .map_or((Outcome::Unknown, 0), |s| {
+                s.solve_assuming(pos, &[], nodes, b != UNBOUNDED, b)
+            });
+        self.fresh_nodes += used;
+        if outcome == Outcome::Unknown && self.stop_requested() {
+            return Err(ExtractError::Stopped);
+        }
+        Ok(outcome)
+    }
+
     /// The table (MiB) and node budget of fallback tier `tier`, taken when it comes up:
     /// the deep tier (2) gets up to `deep_nodes` of what is left of the total, and is
     /// skipped (`None`) when that is no more than the large tier had.

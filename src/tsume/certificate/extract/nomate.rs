@@ -183,6 +183,37 @@ impl Extractor<'_> {
                 }
             }
         }
+        // Under a budget (no assumptions to pass) the replies still undecided get one
+        // more search each on the deep tier, with what is left of the fallback total
+        // up to the solve's own nodes: a reply whose refutation within the budget
+        // needs more than a large-tier search (図巧1 at 20 M nodes: one reply, no mate
+        // within 55 plies undecided after 2 M nodes).
+        if self.bounded {
+            for i in 0..replies.len() {
+                if tried[i] {
+                    continue;
+                }
+                match self.deep(&replies[i].1, cb) {
+                    Ok(Outcome::NoMate) => {
+                        tried[i] = true;
+                        match self.take_reply(pos, id, &replies[i], b)? {
+                            Ok(done) => return Ok(done),
+                            Err(e) => last = Some(e),
+                        }
+                    }
+                    Ok(Outcome::Mate) => {
+                        tried[i] = true;
+                        mated += 1;
+                    }
+                    Ok(Outcome::Unknown) => {}
+                    Err(e) if fatal(&e) => {
+                        self.rollback(id);
+                        return Err(e);
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+        }
         self.rollback(id);
         // A node below got stuck: pass its failure up.
         let below = matches!(&last, Some(ExtractError::Stuck { sfen, .. }) if !sfen.is(pos));
