@@ -1032,6 +1032,16 @@ mod tests {
         }
     }
 
+    /// Starts of the random games of the history tests: the initial position, and a
+    /// tsume position (no attacker king) with pieces in hand.
+    const WALK_STARTS: [(&str, Rules); 2] = [
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            Rules::STANDARD,
+        ),
+        ("4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1", Rules::TSUME),
+    ];
+
     /// `after_unchecked` is `clone` + `play_unchecked` without the history: on every
     /// legal move along random games, the same board, hands, side, move number, key,
     /// checkers, pins and legal moves, and an empty history.
@@ -1040,13 +1050,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(24);
         let mut compared = 0;
-        for (sfen, rules) in [
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                Rules::STANDARD,
-            ),
-            ("4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1", Rules::TSUME),
-        ] {
+        for (sfen, rules) in WALK_STARTS {
             let start = crate::notation::sfen::parse_position(sfen, rules).unwrap();
             for _ in 0..3 {
                 let mut p = start.clone();
@@ -1088,13 +1092,7 @@ mod tests {
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
         let mut compared = 0;
-        for (sfen, rules) in [
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                Rules::STANDARD,
-            ),
-            ("4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1", Rules::TSUME),
-        ] {
+        for (sfen, rules) in WALK_STARTS {
             let start = crate::notation::sfen::parse_position(sfen, rules).unwrap();
             for _ in 0..4 {
                 let mut p = start.clone();

@@ -56,23 +56,8 @@ impl Extractor<'_> {
             let Some((mib, nodes)) = self.tier(tier) else {
                 break;
             };
-            if self.fallback[tier].is_none() {
-                let opts = SolverOptions {
-                    nodes: Some(nodes),
-                    memory_mib: mib,
-                    shortest: false,
-                    count_futile: self.bounded && !self.uncounted,
-                    control: self.control().map(Control::child),
-                    ..SolverOptions::default()
-                };
-                let s = match Solver::try_new(opts) {
-                    Ok(s) => s,
-                    // The deep tier is a last resort: without its memory the node is
-                    // left unsettled (a clean failure), not the extraction.
-                    Err(_) if tier == 2 => break,
-                    Err(e) => return Err(ExtractError::Memory(e.to_string())),
-                };
-                self.fallback[tier] = Some(s);
+            if !self.tier_solver(tier, mib, nodes)? {
+                break;
             }
             // A plain solve starts from an empty table; a budgeted solve's entries hold
             // for any root, so its table is kept and later solves start from them.
@@ -105,20 +90,8 @@ impl Extractor<'_> {
             return Ok(Outcome::Unknown);
         };
         self.spend(pos)?;
-        if self.fallback[2].is_none() {
-            let opts = SolverOptions {
-                nodes: Some(nodes),
-                memory_mib: mib,
-                shortest: false,
-                count_futile: self.bounded && !self.uncounted,
-                control: self.control().map(Control::child),
-                ..SolverOptions::default()
-            };
-            match Solver::try_new(opts) {
-                Ok(s) => self.fallback[2] = Some(s),
-                // As in `fresh`: without its memory the reply stays undecided.
-                Err(_) => return Ok(Outcome::Unknown),
-            }
+        if !self.tier_solver(2, mib, nodes)? {
+            return Ok(Outcome::Unknown);
         }
         let (outcome, used) = self.fallback[2]
             .as_mut()
@@ -130,6 +103,29 @@ impl Extractor<'_> {
             return Err(ExtractError::Stopped);
         }
         Ok(outcome)
+    }
+
+    /// Makes fallback tier `tier`'s solver (`mib` MiB, `nodes` nodes) if it is not there
+    /// yet; `false` when the deep tier (2) cannot get its memory: it is a last resort,
+    /// so its node is left unsettled (a clean failure), not the extraction.
+    fn tier_solver(&mut self, tier: usize, mib: usize, nodes: u64) -> Result<bool, ExtractError> {
+        if self.fallback[tier].is_some() {
+            return Ok(true);
+        }
+        let opts = SolverOptions {
+            nodes: Some(nodes),
+            memory_mib: mib,
+            shortest: false,
+            count_futile: self.bounded && !self.uncounted,
+            control: self.control().map(Control::child),
+            ..SolverOptions::default()
+        };
+        match Solver::try_new(opts) {
+            Ok(s) => self.fallback[tier] = Some(s),
+            Err(_) if tier == 2 => return Ok(false),
+            Err(e) => return Err(ExtractError::Memory(e.to_string())),
+        }
+        Ok(true)
     }
 
     /// The table (MiB) and node budget of fallback tier `tier`, taken when it comes up:

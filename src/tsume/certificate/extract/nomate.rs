@@ -23,6 +23,17 @@ use crate::tsume::{MatePosition, Outcome};
 /// certificate fell from 244 296 nodes and 4.7 s of extraction to 97 224 and 1.6 s.
 const NOMATE_REPLY_NODES: [u64; 5] = [256, 4096, SMALL_SOLVE_NODES, 100_000, 500_000];
 
+/// One round of a nomate defender node's choice of reply.
+#[derive(Clone, Copy)]
+enum Round {
+    /// Replies into the graph, a covered position or a table's disproof (no search).
+    Known,
+    /// Every open reply searched with the graph taken as disproven, within this many nodes.
+    Search(u64),
+    /// Under a budget: every open reply searched on the deep tier ([`Extractor::deep`]).
+    Deep,
+}
+
 impl Extractor<'_> {
     pub(super) fn nomate_attacker(
         &mut self,
@@ -114,7 +125,11 @@ impl Extractor<'_> {
         } else {
             order.sort_unstable();
         }
-        let rounds: Vec<Option<u64>> = std::iter::once(None)
+        // The table round, the search rounds, and under a budget (no assumptions to
+        // pass) a last search of each reply still undecided on the deep tier, with what
+        // is left of the fallback total up to the solve's own nodes (図巧1 at 20 M nodes:
+        // one reply, no mate within 55 plies undecided after 2 M nodes; session 24).
+        let rounds: Vec<Round> = std::iter::once(Round::Known)
             .chain(
                 NOMATE_REPLY_NODES
                     .iter()
@@ -124,21 +139,26 @@ impl Extractor<'_> {
                     } else {
                         3
                     })
-                    .map(|&n| Some(self.limits.fallback_nodes.min(n))),
+                    .map(|&n| Round::Search(self.limits.fallback_nodes.min(n))),
             )
-            .chain(std::iter::once(Some(self.limits.fallback_nodes)))
+            .chain(std::iter::once(Round::Search(self.limits.fallback_nodes)))
+            .chain(self.bounded.then_some(Round::Deep))
             .collect();
         for round in rounds {
             // Under a budget, with `first_found`, a round larger than the first searches
             // reply by reply and takes each refutation as soon as it is found (session
             // 14: 図巧73 certified so, 無双84 not: its first-found refutations have
-            // large subgraphs).
-            let lazy = self.bounded
-                && self.limits.first_found
-                && round.is_some_and(|n| n > NOMATE_REPLY_NODES[0]);
+            // large subgraphs); the deep round always does.
+            let lazy = match round {
+                Round::Known => false,
+                Round::Search(n) => {
+                    self.bounded && self.limits.first_found && n > NOMATE_REPLY_NODES[0]
+                }
+                Round::Deep => true,
+            };
             let candidates: Vec<usize> = match round {
-                None => order.iter().map(|&(_, i)| i).collect(),
-                Some(n) => {
+                Round::Known => order.iter().map(|&(_, i)| i).collect(),
+                Round::Search(_) | Round::Deep => {
                     // Every open reply searched; the refutations tried cheapest first
                     // (the one the search disproves with the fewest nodes leans most on
                     // the graph, and keeps it small).
@@ -146,7 +166,11 @@ impl Extractor<'_> {
                     let open: Vec<usize> = (0..replies.len()).filter(|&i| !tried[i]).collect();
                     for i in open {
                         let before = self.fresh_nodes;
-                        match self.solve_assuming(&replies[i].1, n, cb) {
+                        let searched = match round {
+                            Round::Search(n) => self.solve_assuming(&replies[i].1, n, cb),
+                            _ => self.deep(&replies[i].1, cb),
+                        };
+                        match searched {
                             Ok(Outcome::NoMate) if lazy => {
                                 tried[i] = true;
                                 match self.take_reply(pos, id, &replies[i], b)? {
@@ -179,37 +203,6 @@ impl Extractor<'_> {
                 tried[i] = true;
                 match self.take_reply(pos, id, &replies[i], b)? {
                     Ok(done) => return Ok(done),
-                    Err(e) => last = Some(e),
-                }
-            }
-        }
-        // Under a budget (no assumptions to pass) the replies still undecided get one
-        // more search each on the deep tier, with what is left of the fallback total
-        // up to the solve's own nodes: a reply whose refutation within the budget
-        // needs more than a large-tier search (図巧1 at 20 M nodes: one reply, no mate
-        // within 55 plies undecided after 2 M nodes).
-        if self.bounded {
-            for i in 0..replies.len() {
-                if tried[i] {
-                    continue;
-                }
-                match self.deep(&replies[i].1, cb) {
-                    Ok(Outcome::NoMate) => {
-                        tried[i] = true;
-                        match self.take_reply(pos, id, &replies[i], b)? {
-                            Ok(done) => return Ok(done),
-                            Err(e) => last = Some(e),
-                        }
-                    }
-                    Ok(Outcome::Mate) => {
-                        tried[i] = true;
-                        mated += 1;
-                    }
-                    Ok(Outcome::Unknown) => {}
-                    Err(e) if fatal(&e) => {
-                        self.rollback(id);
-                        return Err(e);
-                    }
                     Err(e) => last = Some(e),
                 }
             }
