@@ -529,3 +529,41 @@ fn the_deep_tier_decides_a_reply_the_rounds_cannot() {
     }
     assert!(shown > 0, "no problem needed the deep tier");
 }
+
+/// `--certificate-nodes` caps each half of a length certificate: 図巧2's length is
+/// refused at 10 nodes (the reason names the cap) and certified at the default; 0 and a
+/// number the machine's memory cannot hold are one-line input errors (exit 2) before
+/// anything is solved.
+#[test]
+fn cli_certificate_nodes_caps_the_length_certificate() {
+    let bin = env!("CARGO_BIN_EXE_shogi-lab");
+    let problems = read_problems(CLASSICS);
+    let sfen = &problems.iter().find(|p| p.id == "zukou-002").unwrap().sfen;
+    let run = |extra: &[&str]| {
+        Command::new(bin)
+            .args(["tsume", sfen.as_str(), "--json"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--certificate-nodes", "10"]);
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["shortest"].as_bool(), v["certified"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(v["shortest_certified"], false);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("certificate larger than 10 nodes"), "{err}");
+    let out = run(&[]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["shortest_certified"], true);
+    for bad in ["0", "1000000000"] {
+        let out = run(&["--certificate-nodes", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad}: {err}");
+        assert!(out.stdout.is_empty(), "{bad}");
+    }
+}

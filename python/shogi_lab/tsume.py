@@ -57,6 +57,7 @@ def solve(
     count_futile: bool = False,
     progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
     progress_every: float = 1.0,
+    certificate_nodes: Optional[int] = None,
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
@@ -66,7 +67,10 @@ def solve(
     The GIL is released while solving. With ``certify`` (the CLI's default) a mate or
     nomate is certified in-process (``certified``; ``tsume --no-certify`` is ``certify=False``).
     ``count_futile`` counts 無駄合 as plies (the CLI's ``--count-futile``: KomoringHeights'
-    MinLength and the 詰将棋500万問 convention).
+    MinLength and the 詰将棋500万問 convention). ``certificate_nodes`` (the CLI's
+    ``--certificate-nodes``) lets each half of a proven length's certificate hold that many
+    graph nodes instead of 3 000 000 (``ShogiLabError`` if the machine's memory cannot hold
+    them at about 640 bytes a node).
 
     The search runs on a thread of its own: Ctrl-C (a notebook's interrupt) stops it and
     raises ``KeyboardInterrupt`` (when called from the main thread, where Python
@@ -83,6 +87,6 @@ def solve(
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,
-        progress, progress_every,
+        progress, progress_every, certificate_nodes,
     )
     return TsumeResult(**d)

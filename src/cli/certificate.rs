@@ -6,7 +6,10 @@ use super::{emit, Failure};
 use crate::certificate::check_text;
 use crate::output::tsume::CertificateCheckOut;
 use crate::rules::{Move, Position};
-use crate::tsume::certificate::{extract, extract_length, write_jsonl, Certificate};
+use crate::tsume::certificate::{
+    extract, extract_length, extract_length_with, length_limits_with_nodes, write_jsonl,
+    Certificate, ExtractError,
+};
 use crate::tsume::{load_problem, DefenderHand, Outcome, SolveResult, Solver};
 use std::path::Path;
 use std::time::Instant;
@@ -166,8 +169,10 @@ pub struct Certified {
 /// reason, never a wrong certificate. `unknown` answers give `certified: None`. The
 /// solver's control, if any, is marked certifying ([`SearchControl::is_certifying`]),
 /// and its stop request ends the extraction: what was not certified by then stays
-/// `None` (with the reason), neither certified nor refuted.
+/// `None` (with the reason), neither certified nor refuted. `length_nodes` caps each half
+/// of a length certificate (`--certificate-nodes`; `None`: [`LENGTH_MAX_NODES`]).
 ///
+/// [`LENGTH_MAX_NODES`]: crate::tsume::certificate::LENGTH_MAX_NODES
 /// [`SearchControl::is_certifying`]: crate::tsume::SearchControl::is_certifying
 ///
 /// # Errors
@@ -178,6 +183,7 @@ pub fn certify_answer(
     result: &SolveResult<Move>,
     path: Option<&Path>,
     check: bool,
+    length_nodes: Option<usize>,
 ) -> Result<Certified, Failure> {
     let mut out = Certified {
         certified: None,
@@ -203,7 +209,12 @@ pub fn certify_answer(
     // else the plain one.
     if result.outcome == Outcome::Mate && result.shortest == Some(true) {
         let t = now();
-        let cert = extract_length(solver, root, result);
+        let cert = match length_nodes {
+            None => extract_length(solver, root, result),
+            Some(n) => length_limits_with_nodes(result, n)
+                .map_err(|e| ExtractError::Memory(e.to_string()))
+                .and_then(|l| extract_length_with(solver, root, result, l)),
+        };
         out.extract_ms += ms_since(t);
         match cert {
             Ok(cert) => {

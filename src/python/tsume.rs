@@ -47,7 +47,7 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// run under a [`Control::child`](crate::tsume::Control::child)): what was not certified
 /// by then stays `None`.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0))]
+#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0, certificate_nodes=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tsume_solve<'py>(
     py: Python<'py>,
@@ -61,6 +61,7 @@ pub fn tsume_solve<'py>(
     count_futile: bool,
     progress: Option<PyObject>,
     progress_every: f64,
+    certificate_nodes: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let time = match time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
@@ -78,6 +79,12 @@ pub fn tsume_solve<'py>(
     };
     if memory_mib == 0 {
         return Err(input_error("bad memory_mib 0: expected at least 1"));
+    }
+    if let Some(n) = certificate_nodes {
+        if n == 0 {
+            return Err(input_error("bad certificate_nodes 0: expected at least 1"));
+        }
+        crate::tsume::certificate::check_length_nodes(n).map_err(input_error)?;
     }
     let defender = if defender_hand_as_given {
         DefenderHand::AsGiven
@@ -108,7 +115,7 @@ pub fn tsume_solve<'py>(
                 let mut solver = Solver::try_new(opts)?;
                 let r = solver.solve(&pos);
                 // After a stop the extraction ends at once: nothing is certified.
-                let c = certify_answer(&solver, &pos, &r, None, certify);
+                let c = certify_answer(&solver, &pos, &r, None, certify, certificate_nodes);
                 Ok::<_, crate::resources::MemoryError>((r, c))
             },
             |c| {

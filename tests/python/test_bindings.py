@@ -361,3 +361,14 @@ except KeyboardInterrupt:
         assert out.split() == ["interrupted"]
     finally:
         child.kill()
+
+
+def test_tsume_certificate_nodes_caps_the_length_certificate(root):
+    # As the CLI's --certificate-nodes: 図巧2's length certificate refused at 10 graph
+    # nodes a half, certified at the default; 0 is an input error before solving.
+    small = tsume.solve(classic(root, "zukou-002"), certificate_nodes=10)
+    assert small.shortest is True and small.certified is True
+    assert small.shortest_certified is False
+    assert tsume.solve(classic(root, "zukou-002")).shortest_certified is True
+    with pytest.raises(ShogiLabError, match="certificate_nodes"):
+        tsume.solve(classic(root, "zukou-002"), certificate_nodes=0)

@@ -84,6 +84,11 @@ pub struct TsumeArgs {
     /// for with --certificate are still written, unchecked.
     #[arg(long)]
     pub no_certify: bool,
+    /// Graph nodes each half of a proven length's certificate may hold [default:
+    /// 3000000]: a larger number certifies harder lengths (at 20 M nodes 図巧31, 55 and 89
+    /// need 4.6–7.1 M) at about 640 bytes a node, checked against the machine's memory.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub certificate_nodes: Option<u64>,
 }
 
 /// A time in seconds: finite and not negative.
@@ -113,6 +118,10 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         Some(path) => Some(CertificatePaths::new(path, problems.total)?),
         None => None,
     };
+    if let Some(n) = a.certificate_nodes {
+        crate::tsume::certificate::check_length_nodes(n as usize)
+            .map_err(|e| Failure::input(e.to_string()))?;
+    }
     let mut session = Session {
         opts: solver_options(&a)?,
         args: &a,
@@ -163,10 +172,14 @@ impl Session<'_> {
         };
         let cert_path = cert_path.as_deref();
         let progress = &self.progress;
-        let (r, cert, solve_ms) =
-            solve_and_certify(pos, &self.opts, cert_path, !a.no_certify, |c| {
-                progress.searching(&p.id, c)
-            })?;
+        let (r, cert, solve_ms) = solve_and_certify(
+            pos,
+            &self.opts,
+            cert_path,
+            !a.no_certify,
+            a.certificate_nodes.map(|n| n as usize),
+            |c| progress.searching(&p.id, c),
+        )?;
         self.tally.answered(r.outcome, &cert);
         let answer = Answer {
             problem: p,

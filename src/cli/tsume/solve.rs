@@ -49,6 +49,7 @@ pub(super) fn solve_and_certify(
     opts: &SolverOptions,
     path: Option<&Path>,
     check: bool,
+    length_nodes: Option<usize>,
     watch: impl Fn(&SearchControl),
 ) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
     watched(
@@ -63,7 +64,7 @@ pub(super) fn solve_and_certify(
             let t = now();
             let r = solver.solve(pos);
             let solve_ms = ms_since(t);
-            let c = certify_answer(&solver, pos, &r, path, check)?;
+            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)?;
             Ok((r, c, solve_ms))
         },
         |c| {

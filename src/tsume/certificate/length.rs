@@ -122,6 +122,39 @@ pub const LENGTH_FALLBACK_FACTOR: u64 = 4;
 /// See [`LENGTH_FALLBACK_FACTOR`].
 pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
 
+/// Whether the machine's available memory can hold a length certificate of `nodes`
+/// graph nodes in each half (both halves at the bytes a node takes while built, written
+/// and checked): front ends check a user's `--certificate-nodes` before solving.
+///
+/// # Errors
+/// [`crate::resources::MemoryError`] when it cannot.
+pub fn check_length_nodes(nodes: usize) -> Result<(), crate::resources::MemoryError> {
+    let bytes = (nodes as u64)
+        .saturating_mul(BYTES_PER_NODE)
+        .saturating_mul(2);
+    crate::resources::check_memory_request(bytes, "--certificate-nodes")
+}
+
+/// [`length_limits`] with at most `nodes` graph nodes in each half (the caller's choice,
+/// e.g. `--certificate-nodes`), and at least twice that many created in all; an error
+/// when the machine's available memory cannot hold both halves at the bytes a node
+/// takes while built, written and checked.
+///
+/// # Errors
+/// [`crate::resources::MemoryError`] when `nodes` does not fit.
+pub fn length_limits_with_nodes(
+    result: &SolveResult<Move>,
+    nodes: usize,
+) -> Result<ExtractLimits, crate::resources::MemoryError> {
+    check_length_nodes(nodes)?;
+    let l = length_limits(result);
+    Ok(ExtractLimits {
+        max_nodes: nodes,
+        max_created: l.max_created.max(nodes.saturating_mul(2) as u64),
+        ..l
+    })
+}
+
 /// The limits of [`extract_length`]: those of [`extract`](super::extract) with
 /// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
 /// [`available_memory`](crate::resources::available_memory) cannot hold both halves at

@@ -29,8 +29,8 @@ mod packed;
 pub use graph::{extract, extract_with};
 pub use jsonl::write_jsonl;
 pub use length::{
-    extract_length, extract_length_with, length_limits, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES,
-    LENGTH_MIN_FALLBACK_NODES,
+    check_length_nodes, extract_length, extract_length_with, length_limits,
+    length_limits_with_nodes, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES, LENGTH_MIN_FALLBACK_NODES,
 };
 pub use packed::NodePosition;
 
