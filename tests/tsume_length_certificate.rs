@@ -555,7 +555,10 @@ fn cli_certificate_nodes_caps_the_length_certificate() {
     );
     assert_eq!(v["shortest_certified"], false);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("certificate larger than 10 nodes"), "{err}");
+    assert!(
+        err.contains("certificate larger than 10 nodes (--certificate-nodes raises the cap)"),
+        "{err}"
+    );
     let out = run(&[]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["shortest_certified"], true);

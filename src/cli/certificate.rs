@@ -265,7 +265,12 @@ pub fn certify_answer(
             }
             Err(e) => {
                 out.shortest_certified = Some(false);
-                out.length_reason = Some(format!("no certificate: {e}"));
+                let hint = if e.is_too_large() {
+                    " (--certificate-nodes raises the cap)"
+                } else {
+                    ""
+                };
+                out.length_reason = Some(format!("no certificate: {e}{hint}"));
             }
         }
     }

@@ -166,6 +166,16 @@ impl ExtractError {
             _ => false,
         }
     }
+
+    /// Whether the graph outgrew its node cap ([`ExtractLimits::max_nodes`]), which a
+    /// caller may raise.
+    pub fn is_too_large(&self) -> bool {
+        match self {
+            ExtractError::TooLarge(_) => true,
+            ExtractError::Part { failure, .. } => failure.is_too_large(),
+            _ => false,
+        }
+    }
 }
 
 /// Limits of one extraction.
