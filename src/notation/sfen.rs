@@ -309,15 +309,7 @@ pub fn push_setup(s: &mut String, setup: &Setup) {
                         s.push(char::from(b'0' + empty));
                         empty = 0;
                     }
-                    if p.kind.is_promoted() {
-                        s.push('+');
-                    }
-                    let l = p.kind.letter();
-                    s.push(if p.color == Color::Sente {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    });
+                    p.push_sfen(s);
                 }
                 None => empty += 1,
             }

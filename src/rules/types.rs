@@ -415,16 +415,22 @@ impl Piece {
     }
     /// SFEN text: `P`, `+p`, …
     pub fn sfen(self) -> String {
-        let l = if self.color == Color::Sente {
-            self.kind.letter()
-        } else {
-            self.kind.letter().to_ascii_lowercase()
-        };
+        let mut s = String::with_capacity(2);
+        self.push_sfen(&mut s);
+        s
+    }
+
+    /// Appends [`Piece::sfen`]'s text to `s` (no allocation per piece).
+    pub fn push_sfen(self, s: &mut String) {
         if self.kind.is_promoted() {
-            format!("+{l}")
-        } else {
-            l.to_string()
+            s.push('+');
         }
+        let l = self.kind.letter();
+        s.push(if self.color == Color::Sente {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        });
     }
 }
 
