@@ -857,7 +857,7 @@ fn cli_reports_shortest_certified() {
     assert_eq!(v["shortest"], true);
     assert_eq!(v["certified"], true);
     assert_eq!(v["shortest_certified"], true);
-    // The default mode's length is certified under the 無駄合 convention (version 3;
+    // The default mode's length is certified under the 無駄合 convention (version 4;
     // tests/tsume_length_certificate.rs).
     let v = run(&[]);
     assert_eq!(v["certified"], true);

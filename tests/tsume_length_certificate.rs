@@ -1,4 +1,4 @@
-//! Length certificates of the default mode (specs/certificate.md, version 3): the
+//! Length certificates of the default mode (specs/certificate.md, version 4): the
 //! proven-shortest length under the 無駄合 convention, with futility witnesses in the mate
 //! graph and non-futility witnesses in the bounded no-mate graph. Every hand-made mate
 //! and quick classics certified; the naive twin's length agrees and a claim of L − 2 is
@@ -23,7 +23,7 @@ const CLASSICS: &str = include_str!("../specs/tsume/classics.sfen");
 /// bishop's diagonal is a 無駄合.
 const FUTILE_ONLY: &str = "8k/8p/6P2/9/9/9/9/9/B8 b - 1";
 
-/// Solves `pos` in the default mode, extracts the version-3 certificate of the
+/// Solves `pos` in the default mode, extracts the version-4 certificate of the
 /// proven-shortest length and checks it: `(text, L)`.
 fn length_certificate(pos: &Position, nodes: u64) -> (String, u32) {
     let mut s = Solver::try_new(SolverOptions {
@@ -116,7 +116,7 @@ fn hand_made_mates_certify_their_default_length() {
         let (text, len) = length_certificate(&pos, 1_000_000);
         assert_eq!(len, want, "{id}");
         let header = &lines_of(&text)[0];
-        assert_eq!(header["version"], 3, "{id}");
+        assert_eq!(header["version"], 4, "{id}");
         assert_eq!(header["nomate_root"].is_null(), len < 3, "{id}");
     }
 }
@@ -341,6 +341,67 @@ fn futility_witness_tampering_is_rejected_naming_the_node() {
     let mut t = ls.clone();
     t[r]["futile"] = ls[d]["futile"].clone();
     assert_rejected_at(&t, 0, "futility witnesses only at mate defender nodes");
+}
+
+/// Version 4's `by_checker` leaves: the checker decides "no mate within 1 ply" itself,
+/// and rejects a leaf that is mated within 1, a leaf anywhere else, with moves, or in
+/// a version-3 file.
+#[test]
+fn by_checker_tampering_is_rejected_naming_the_node() {
+    let (id_, pos, _) = cases()
+        .into_iter()
+        .find(|(id, ..)| id == "futile-only-with-budget")
+        .unwrap();
+    let (text, len) = length_certificate(&pos, 1_000_000);
+    assert_eq!(len, 5, "{id_}");
+    let ls = lines_of(&text);
+    assert_eq!(ls[0]["version"], 4);
+    let leaf = line_where(&ls, |v| v["by_checker"] == true);
+    let n = id(&ls[leaf]);
+    assert!(ls[leaf].get("moves").is_none());
+    // A position mated within 1 ply: the mate graph's attacker node whose one check
+    // leads to a defender node with no reply.
+    let leaf_ids: Vec<usize> = ls[1..]
+        .iter()
+        .filter(|v| {
+            v["moves"].as_array().is_some_and(|m| m.is_empty()) && v.get("budget").is_none()
+        })
+        .map(id)
+        .collect();
+    let mate_in_1 = line_where(&ls, |v| {
+        v.get("budget").is_none()
+            && v["moves"].as_array().is_some_and(|m| {
+                m.len() == 1 && leaf_ids.contains(&(m[0][1].as_u64().unwrap() as usize))
+            })
+    });
+    let mut t = ls.clone();
+    t[leaf]["sfen"] = ls[mate_in_1]["sfen"].clone();
+    assert_rejected_at(&t, n, "mates within 1 ply");
+    // With its checks listed as well.
+    let mut t = ls.clone();
+    t[leaf]["moves"] = serde_json::json!([]);
+    assert_rejected_at(&t, n, "lists no moves");
+    // A budget of 3: the checker decides only one ply.
+    let mut t = ls.clone();
+    t[leaf]["budget"] = 3.into();
+    assert_rejected_at(&t, n, "budget 1 or 2");
+    // At a defender node of the no-mate graph.
+    let d = line_where(&ls, |v| {
+        v.get("budget").is_some() && v["sfen"].as_str().unwrap().split(' ').nth(1) == Some("w")
+    });
+    let mut t = ls.clone();
+    t[d]["by_checker"] = true.into();
+    t[d].as_object_mut().unwrap().remove("moves");
+    t[d].as_object_mut().unwrap().remove("nonfutile");
+    assert_rejected_at(&t, id(&ls[d]), "only at an attacker node");
+    // Without the member: a node with neither moves nor a cover, unreadable.
+    let mut t = ls.clone();
+    t[leaf].as_object_mut().unwrap().remove("by_checker");
+    assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 2);
+    // In a version-3 file: unreadable.
+    let mut t = ls.clone();
+    t[0]["version"] = 3.into();
+    assert_eq!(check_text(&render(&t), None).unwrap_err().exit_code(), 2);
 }
 
 /// A witness whose recapture gives no check: the lance that promotes on 1c (a gold's

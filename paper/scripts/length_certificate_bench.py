@@ -21,7 +21,7 @@ written atomically.
 Usage: python3 paper/scripts/length_certificate_bench.py [--bin target/release/shogi-lab]
            [--nodes 5000000] [--out paper/results/certificates.md]
 
-With --default-mode (session 14) it instead runs the default mode (version 3, 無駄合 not
+With --default-mode (session 14) it instead runs the default mode (version 3 then, version 4 since session 25; 無駄合 not
 counted) on all 200 classics, `shogi-lab tsume <classics without comments> --nodes NODES`,
 and prints (writes nothing) the summary per collection and every proven length not
 certified with its reason; the `shortest certified:` line of this mode carries the length

@@ -1,4 +1,4 @@
-//! The 無駄合 convention of version-3 certificates (`specs/certificate.md`), applied
+//! The 無駄合 convention of version-3 and -4 certificates (`specs/certificate.md`), applied
 //! from the witnesses alone with the rules core: which reply is an interposition, which
 //! recaptures a witness must answer, and the futility test's position. Written apart
 //! from the solver's own (`tsume::position`), from its definition (`specs/tsume.md`):

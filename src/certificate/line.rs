@@ -1,6 +1,6 @@
 //! One node line of a certificate (`specs/certificate.md`), read into a typed
 //! [`NodeLine`]. The plain form the extractor writes (no whitespace, strings without
-//! escapes, members `budget`, `covered_by`, `id`, `moves`, `sfen` each at most once in
+//! escapes, members `budget`, `by_checker`, `covered_by`, `id`, `moves`, `sfen` each at most once in
 //! any order, unsigned integers without leading zeros) is read by a strict
 //! allocation-light pass; anything else (version 3's witnesses too) goes to
 //! `serde_json`, which decides and reports the error with its column. Where the plain
@@ -28,6 +28,10 @@ pub struct NodeLine<'a> {
     /// Version 2: the budget of a node of the bounded no-mate graph.
     #[serde(default)]
     pub budget: Option<u32>,
+    /// Version 4: an attacker node of the bounded no-mate graph, one ply from its end,
+    /// whose claim the checker decides itself (no `moves`).
+    #[serde(default)]
+    pub by_checker: bool,
     /// Version 3: a mate defender node's futility witnesses `[reply, recapture, node]`.
     #[serde(default, borrow)]
     pub futile: Option<Vec<FutileWitness<'a>>>,
@@ -74,6 +78,20 @@ impl Plain<'_> {
         matches!(self.peek(), Some(b',' | b']' | b'}')).then_some(n)
     }
 
+    /// `true` or `false`, then `,` `]` or `}`.
+    fn boolean(&mut self) -> Option<bool> {
+        let rest = &self.0[self.1..];
+        let (b, len) = if rest.starts_with(b"true") {
+            (true, 4)
+        } else if rest.starts_with(b"false") {
+            (false, 5)
+        } else {
+            return None;
+        };
+        self.1 += len;
+        matches!(self.peek(), Some(b',' | b']' | b'}')).then_some(b)
+    }
+
     /// A string without escapes or control characters; its bytes' range.
     fn string(&mut self) -> Option<(usize, usize)> {
         self.eat(b'"')?;
@@ -91,8 +109,8 @@ impl Plain<'_> {
 
     fn node<'a>(&mut self, text: &'a str) -> Option<NodeLine<'a>> {
         let s = |(a, b): (usize, usize)| text.get(a..b).map(Cow::Borrowed);
-        let (mut id, mut sfen, mut moves, mut covered_by, mut budget) =
-            (None, None, None, None, None);
+        let (mut id, mut sfen, mut moves, mut covered_by, mut budget, mut by_checker) =
+            (None, None, None, None, None, None);
         self.eat(b'{')?;
         loop {
             let key = self.string()?;
@@ -101,6 +119,7 @@ impl Plain<'_> {
                 b"id" => id.replace(self.uint()?).is_none(),
                 b"covered_by" => covered_by.replace(self.uint()?).is_none(),
                 b"budget" => budget.replace(u32::try_from(self.uint()?).ok()?).is_none(),
+                b"by_checker" => by_checker.replace(self.boolean()?).is_none(),
                 b"sfen" => sfen.replace(s(self.string()?)?).is_none(),
                 b"moves" => moves.replace(self.moves(&s)?).is_none(),
                 _ => return None,
@@ -120,6 +139,7 @@ impl Plain<'_> {
             moves,
             covered_by,
             budget,
+            by_checker: by_checker.unwrap_or(false),
             futile: None,
             nonfutile: None,
         })
@@ -155,12 +175,14 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    const LINES: [&str; 5] = [
+    const LINES: [&str; 7] = [
         r#"{"id":5,"moves":[["G*1b",6],["2c2b+",7]],"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1"}"#,
         r#"{"covered_by":3,"id":8,"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1"}"#,
         r#"{"budget":1,"id":19,"moves":[],"sfen":"4k4/9/9/9/9/9/9/9/9 w - 2"}"#,
         r#"{"sfen":"x","id":0,"moves":[["1a1b",18446744073709551615]]}"#,
         r#"{"budget":4294967295,"covered_by":0,"id":10,"sfen":""}"#,
+        r#"{"budget":1,"by_checker":true,"id":7,"sfen":"4k4/9/9/9/9/9/9/9/9 b G 1"}"#,
+        r#"{"by_checker":false,"id":7,"sfen":"x"}"#,
     ];
 
     fn serde(line: &str) -> Result<NodeLine<'_>, serde_json::Error> {
@@ -185,6 +207,10 @@ mod tests {
             r#"{"id":1,"sfen":"a\"b"}"#,
             r#"{"id":1,"sfen":"x","moves":null}"#,
             r#"{"id":1,"sfen":"x","budget":4294967296}"#,
+            r#"{"id":1,"sfen":"x","by_checker":1}"#,
+            r#"{"id":1,"sfen":"x","by_checker":tru}"#,
+            r#"{"id":1,"sfen":"x","by_checker":true,"by_checker":true}"#,
+            r#"{"id":1,"sfen":"x","by_checker":truee}"#,
             r#"{"id":18446744073709551616,"sfen":"x"}"#,
             r#"{"id":1.0,"sfen":"x"}"#,
             r#"{"id":-1,"sfen":"x"}"#,
@@ -207,7 +233,7 @@ mod tests {
     /// reads the same node line.
     #[test]
     fn mutated_lines_agree_with_serde() {
-        let alphabet = br#"{}[]",:0123456789 abdeimnosv_\-.e"#;
+        let alphabet = br#"{}[]",:0123456789 abdeimnosv_\-.eftrul"#;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let (mut answered, mut rejected) = (0, 0);
         for _ in 0..40_000 {

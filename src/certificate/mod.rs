@@ -3,8 +3,9 @@
 //! positions from each node's SFEN by `sfen` (`parse_setup` beyond the plain form) and
 //! [`crate::rules::Position::from_setup`], moves from the rules core's naive
 //! play-and-test definition ([`crate::rules::Position::legal_moves_naive`], as `naive`),
-//! acyclicity and depth from `petgraph`, the 無駄合 convention of version-3 files from
-//! their witnesses by `futility`, the compact per-node state in `key`. The extraction
+//! acyclicity and depth from `petgraph`, the 無駄合 convention of version-3 and -4 files from
+//! their witnesses by `futility`, version 4's `by_checker` leaves by `shallow`, the
+//! compact per-node state in `key`. The extraction
 //! lives beside the solver ([`crate::tsume::certificate`]); the format is
 //! `specs/certificate.md`.
 
@@ -14,6 +15,7 @@ mod key;
 mod line;
 mod naive;
 mod sfen;
+mod shallow;
 
 pub use check::{check_text, CheckError, Checked};
 

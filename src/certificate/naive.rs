@@ -275,6 +275,12 @@ fn has_legal_move(p: &mut Position) -> bool {
     for_each_legal(p, |_| false)
 }
 
+/// Whether `pred` holds for some legal move of `p`, in [`for_each_legal`]'s order,
+/// stopping at the first (`pred` sees every legal move before it).
+pub(super) fn any_legal(p: &mut Position, mut pred: impl FnMut(Move) -> bool) -> bool {
+    for_each_legal(p, |m| !pred(m))
+}
+
 /// Every legal move of `p` (as a set, [`Position::legal_moves_naive`]).
 pub fn legal_moves(p: &mut Position) -> Vec<Move> {
     let mut out = Vec::new();

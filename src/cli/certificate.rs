@@ -205,7 +205,7 @@ pub fn certify_answer(
         c.0.set_certifying();
     }
     // A proven-shortest mate: first the certificate of its length claim (version 2
-    // counting every reply, version 3 in the default mode; it proves the mate too),
+    // counting every reply, version 4 in the default mode; it proves the mate too),
     // else the plain one.
     if result.outcome == Outcome::Mate && result.shortest == Some(true) {
         let t = now();
@@ -229,7 +229,7 @@ pub fn certify_answer(
                 out.length_ms = (out.extract_ms, out.check_ms - checked_before);
                 match verdict {
                     Ok(()) if !solver.options().count_futile => {
-                        // The default mode: the version-3 file proves the length under the
+                        // The default mode: the version-4 file proves the length under the
                         // 無駄合 convention and is written beside the plain certificate,
                         // which (below) certifies the mate with every reply answered.
                         out.shortest_certified = check.then_some(true);
@@ -307,7 +307,7 @@ pub fn certify_answer(
     Ok(out)
 }
 
-/// Where the default mode's length certificate (version 3) goes beside the plain
+/// Where the default mode's length certificate (version 4) goes beside the plain
 /// certificate `p`: `x.jsonl` → `x.length.jsonl`.
 pub fn length_path(p: &Path) -> std::path::PathBuf {
     p.with_extension("length.jsonl")

@@ -34,7 +34,7 @@ pub struct TsumeOut {
     pub certified: Option<bool>,
     /// For a proven-shortest mate (`shortest: true`): `true` when the length claim
     /// itself (mate within L plies, no mate within L − 2) was certified — a version-2
-    /// certificate (`--count-futile`) or a version-3 one (the default mode's 無駄合
+    /// certificate (`--count-futile`) or a version-4 one (the default mode's 無駄合
     /// convention; specs/certificate.md) accepted by the checker in-process; `false`
     /// when not (the reason goes to stderr); `null` for every other answer and with
     /// `--no-certify`.
@@ -64,7 +64,7 @@ pub struct CertificateCheckOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<u32>,
     /// With a length: `"counted"` (version 2, every reply counts) or `"uncounted"`
-    /// (version 3, the 無駄合 convention of the default mode).
+    /// (version 4, the 無駄合 convention of the default mode).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub futile: Option<&'static str>,
     /// Nodes of the certificate.

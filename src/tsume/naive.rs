@@ -174,3 +174,41 @@ pub fn mating_first_moves(root: &Position, plies: u32) -> Vec<crate::rules::Move
     }
     out
 }
+
+/// Attacker-to-move positions along random walks (`plies` random legal moves from each
+/// of the first `problems` classics, seeded by `seed`): test material for the shallow
+/// decisions of the certificate's extractor and checker.
+#[cfg(test)]
+pub(crate) fn attacker_walk_positions(seed: u64, problems: usize, plies: usize) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let text = include_str!("../../specs/tsume/classics.sfen");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for p in super::problems::read_problems(text).iter().take(problems) {
+        let root = super::load_problem(&p.sfen, super::DefenderHand::Remaining).unwrap();
+        let attacker = root.side_to_move();
+        let mut pos = root;
+        for _ in 0..plies {
+            if pos.side_to_move() == attacker {
+                out.push(pos.clone());
+            }
+            // Checks half of the time at the attacker's turn, to stay near the king.
+            let all = pos.legal_moves();
+            let checks: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(m))
+                .collect();
+            let pick = if pos.side_to_move() == attacker && !checks.is_empty() && rng.gen_bool(0.5)
+            {
+                checks[rng.gen_range(0..checks.len())]
+            } else if all.is_empty() {
+                break;
+            } else {
+                all[rng.gen_range(0..all.len())]
+            };
+            pos.play_unchecked(pick);
+        }
+    }
+    out
+}

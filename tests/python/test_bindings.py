@@ -138,7 +138,7 @@ def test_tsume_matches_the_cli(cli, root):
         r = tsume.solve(sfen, count_futile=count_futile)
         assert (r.plies, r.usi, r.shortest) == (want["plies"], want["usi"].split(), want["shortest"])
         assert r.plies == (3 if count_futile else 1)
-        # The length is certified in both modes (version 3 under the 無駄合 convention).
+        # The length is certified in both modes (version 4 under the 無駄合 convention).
         assert r.shortest_certified == want["shortest_certified"] is True
     with pytest.raises(MemoryError):
         tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", memory_mib=1 << 40)

@@ -1,5 +1,5 @@
 //! The header's claims against the nodes: the root is a node of the mate (or no-mate)
-//! graph; version 2 and 3's bounded no-mate graph starts at the root's position with a
+//! graph; versions 2 to 4's bounded no-mate graph starts at the root's position with a
 //! budget of at least L − 2; the mate graph is `plies` deep, at most the length.
 
 use super::error::{invalid, unreadable, CheckError};

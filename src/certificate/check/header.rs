@@ -1,4 +1,4 @@
-//! The header line: format, version, result, root, plies and (versions 2 and 3) the
+//! The header line: format, version, result, root, plies and (versions 2 to 4) the
 //! length claim with the bounded no-mate graph's root.
 
 use super::error::{unreadable, CheckError};
@@ -36,8 +36,8 @@ pub(super) fn parse_header(text: &str, line: usize) -> Result<Header, CheckError
         ));
     }
     let version = header.get("version").and_then(|v| v.as_u64());
-    let Some(version @ 1..=3) = version else {
-        return Err(unreadable(line, 1, "only versions 1, 2 and 3 are known"));
+    let Some(version @ 1..=4) = version else {
+        return Err(unreadable(line, 1, "only versions 1 to 4 are known"));
     };
     let mate = match header.get("result").and_then(|v| v.as_str()) {
         Some("mate") => true,
@@ -63,7 +63,7 @@ pub(super) fn parse_header(text: &str, line: usize) -> Result<Header, CheckError
             .and_then(|l| u32::try_from(l).ok())
             .filter(|_| mate)
             .ok_or_else(|| {
-                unreadable(line, 1, "versions 2 and 3 need result mate and a `length`")
+                unreadable(line, 1, "versions 2 to 4 need result mate and a `length`")
             })?;
         let nomate_root = match header.get("nomate_root") {
             Some(serde_json::Value::Null) if l < 3 => None,

@@ -80,7 +80,7 @@ fn link_moves(x: &Pass, g: &mut Graphs, first: &mut FirstError) {
     }
 }
 
-/// Witness edges (version 3): the exact test position, a budget at least (no-mate)
+/// Witness edges (versions 3 and 4): the exact test position, a budget at least (no-mate)
 /// the node's; in the mate graph an edge of 0 plies (the futility test is mate within
 /// the same budget as its node).
 fn link_witnesses(x: &Pass, g: &mut Graphs, first: &mut FirstError) {

@@ -101,7 +101,7 @@ pub fn check_text(text: &str, problem: Option<&Position>) -> Result<Checked, Che
         result: if h.mate { "mate" } else { "nomate" }.into(),
         plies: depth,
         length: h.length.map(|(l, _)| l),
-        futile_uncounted: h.version == 3,
+        futile_uncounted: h.version >= 3,
         nodes: x.ids.len(),
         root: root_pos,
     })

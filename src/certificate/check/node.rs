@@ -1,7 +1,8 @@
 //! The rules of one node on its own: its moves against the naive generator (legal,
 //! listed once, checks where the attacker moves, every legal move or check where the
 //! rules ask for all), the count its kind needs, the defender in check, and the
-//! witnesses of version 3 ([`crate::certificate::futility`]). What involves other
+//! witnesses of version 3 ([`crate::certificate::futility`]), version 4's `by_checker`
+//! leaves decided here ([`crate::certificate::shallow`]). What involves other
 //! nodes is recorded in the [`Pass`].
 
 use super::error::{invalid, unreadable, CheckError};
@@ -10,6 +11,7 @@ use crate::certificate::futility;
 use crate::certificate::key::{Key, MoveSet};
 use crate::certificate::line::FutileWitness;
 use crate::certificate::naive;
+use crate::certificate::shallow;
 use crate::notation::sfen::{parse_usi_move, UsiMove};
 use crate::rules::Position;
 use std::borrow::Cow;
@@ -29,6 +31,8 @@ pub(super) struct Node<'a> {
     /// Whether it follows the mate rules (a mate file's node without a budget).
     pub(super) mate: bool,
     pub(super) budget: Option<u32>,
+    /// Version 4: a leaf whose claim (no mate within 1) the checker decides itself.
+    pub(super) by_checker: bool,
     pub(super) moves: Option<Pairs<'a>>,
     pub(super) covered_by: Option<u64>,
     pub(super) futile: Option<Vec<FutileWitness<'a>>>,
@@ -89,6 +93,9 @@ pub(super) fn check(
     out: &mut Pass,
 ) -> Result<(), CheckError> {
     let id = n.id;
+    if n.by_checker {
+        return check_by_checker(&n, p);
+    }
     let moves = match (n.moves.take(), n.covered_by) {
         (Some(m), None) => m,
         (None, Some(_)) if n.futile.is_some() || n.nonfutile.is_some() => {
@@ -114,10 +121,35 @@ pub(super) fn check(
     if !n.attacking && !attacked(p) {
         return Err(invalid(id, "a defender node not in check"));
     }
-    if version == 3 && !n.mate && !n.attacking {
+    if version >= 3 && !n.mate && !n.attacking {
         check_nonfutile(&n, p, out)?;
     }
     Ok(())
+}
+
+/// Version 4, a `by_checker` leaf: an attacker node of the bounded no-mate graph with
+/// budget 1 or 2 (no mate within 2 is no mate within 1, `specs/certificate.md`), nothing
+/// listed, covered or witnessed, and no check that mates within 1 ply under the 無駄合
+/// convention, decided here ([`shallow::mate_in_1`]).
+fn check_by_checker(n: &Node, p: &mut Position) -> Result<(), CheckError> {
+    let id = n.id;
+    if !n.attacking || n.mate || !matches!(n.budget, Some(1 | 2)) {
+        return Err(invalid(
+            id,
+            "by_checker only at an attacker node with budget 1 or 2",
+        ));
+    }
+    if n.moves.is_some() || n.covered_by.is_some() || n.futile.is_some() || n.nonfutile.is_some() {
+        return Err(invalid(
+            id,
+            "a by_checker node lists no moves, cover or witnesses",
+        ));
+    }
+    match shallow::mate_in_1(p) {
+        Ok(None) => Ok(()),
+        Ok(Some(c)) => Err(invalid(id, format!("by_checker: {c} mates within 1 ply"))),
+        Err(why) => Err(invalid(id, format!("by_checker: {why}"))),
+    }
 }
 
 /// Each listed move legal, listed once, a check where the attacker moves; its edge

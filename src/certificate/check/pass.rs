@@ -53,7 +53,8 @@ pub(super) fn read_nodes(
 /// side that attacks; the caller learns the root's side from [`Pass::root`]. With
 /// `version` ≥ 2 a node may carry a budget: it then follows the no-mate rules, and an
 /// attacker node with budget 0 is a leaf; with 3, defender nodes carry the witnesses of
-/// the 無駄合 convention ([`crate::certificate::futility`]).
+/// the 無駄合 convention ([`crate::certificate::futility`]); with 4, an attacker node
+/// with budget 1 or 2 may be a `by_checker` leaf ([`crate::certificate::shallow`]).
 fn pass(
     text: &str,
     mate: bool,
@@ -97,6 +98,7 @@ fn pass(
             // A node of the bounded no-mate graph follows the no-mate rules.
             mate: mate && n.budget.is_none(),
             budget: n.budget,
+            by_checker: n.by_checker,
             moves: n.moves,
             covered_by: n.covered_by,
             futile: n.futile,
@@ -144,14 +146,17 @@ impl Pass {
             return Err(unreadable(line, 1, format!("node {id} defined twice")));
         }
         if n.budget.is_some() && version < 2 {
+            return Err(unreadable(line, 1, "`budget` only in version 2 to 4 files"));
+        }
+        if (n.futile.is_some() || n.nonfutile.is_some()) && version < 3 {
             return Err(unreadable(
                 line,
                 1,
-                "`budget` only in version 2 and 3 files",
+                "witnesses only in version 3 and 4 files",
             ));
         }
-        if (n.futile.is_some() || n.nonfutile.is_some()) && version < 3 {
-            return Err(unreadable(line, 1, "witnesses only in version 3 files"));
+        if n.by_checker && version < 4 {
+            return Err(unreadable(line, 1, "`by_checker` only in version 4 files"));
         }
         self.ids.push(id);
         self.keys.push(key);

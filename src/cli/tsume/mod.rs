@@ -76,7 +76,7 @@ pub struct TsumeArgs {
     pub ply: usize,
     /// Write the certificate of every mate and nomate (JSON lines, specs/certificate.md):
     /// with one problem PATH is the file, with several a directory of `<id>.jsonl` files.
-    /// In the default mode a proven-shortest mate's length certificate (version 3) goes
+    /// In the default mode a proven-shortest mate's length certificate (version 4) goes
     /// beside it, `.length.jsonl` for `.jsonl`.
     #[arg(long, value_name = "PATH")]
     pub certificate: Option<std::path::PathBuf>,

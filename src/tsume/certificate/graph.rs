@@ -51,11 +51,11 @@ pub(super) fn graph(
             .ok_or_else(|| stuck(root, "unfinished node"))?;
         let kids: &[(Move, usize)] = match &node.body {
             Body::Moves(v) => v,
-            Body::CoveredBy(_) => &[],
+            Body::CoveredBy(_) | Body::ByChecker => &[],
         };
         let cover = match node.body {
             Body::CoveredBy(m) => Some(m),
-            Body::Moves(_) => None,
+            Body::Moves(_) | Body::ByChecker => None,
         };
         for c in kids
             .iter()
@@ -78,6 +78,7 @@ pub(super) fn graph(
         match &mut n.body {
             Body::Moves(v) => v.iter_mut().for_each(|(_, c)| *c = map[*c]),
             Body::CoveredBy(m) => *m = map[*m],
+            Body::ByChecker => {}
         }
         for w in &mut n.witnesses {
             w.node = map[w.node];
@@ -107,6 +108,7 @@ fn longest(nodes: &[Node], root: usize) -> u32 {
         let mut kids: Vec<(usize, u32)> = match &nodes[n].body {
             Body::Moves(v) => v.iter().map(|&(_, c)| (c, 1)).collect(),
             Body::CoveredBy(m) => vec![(*m, 0)],
+            Body::ByChecker => Vec::new(),
         };
         kids.extend(nodes[n].witnesses.iter().map(|w| (w.node, 0)));
         if done {

@@ -27,7 +27,8 @@ pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<
     let h = Header {
         format: "shogi-lab/tsume-certificate",
         version: match cert.length {
-            Some(l) if l.futile_uncounted => 3,
+            // Version 4: version 3 with `by_checker` leaves (the checker reads both).
+            Some(l) if l.futile_uncounted => 4,
             Some(_) => 2,
             None => 1,
         },
@@ -55,13 +56,16 @@ pub fn write_jsonl(cert: &Certificate, out: &mut impl Write) -> std::io::Result<
 }
 
 /// One node's line (with its newline) into `line`, replacing what it held. Keys in
-/// serde_json's order (sorted): `budget`, `covered_by`, `futile`, `id`, `moves`,
+/// serde_json's order (sorted): `budget`, `by_checker`, `covered_by`, `futile`, `id`, `moves`,
 /// `nonfutile`, `sfen`.
 fn node_line(line: &mut String, id: usize, n: &Node) {
     line.clear();
     line.push('{');
     if let Some(b) = n.budget {
         let _ = write!(line, "\"budget\":{b},");
+    }
+    if n.body == Body::ByChecker {
+        line.push_str("\"by_checker\":true,");
     }
     if let Body::CoveredBy(m) = &n.body {
         let _ = write!(line, "\"covered_by\":{m},");
@@ -117,6 +121,7 @@ mod tests {
                 serde_json::json!({"id": id, "sfen": sfen, "moves": moves})
             }
             Body::CoveredBy(m) => serde_json::json!({"id": id, "sfen": sfen, "covered_by": m}),
+            Body::ByChecker => serde_json::json!({"id": id, "sfen": sfen, "by_checker": true}),
         };
         if let Some(b) = n.budget {
             line["budget"] = b.into();
@@ -141,15 +146,17 @@ mod tests {
         format!("{line}\n")
     }
 
-    /// Length certificates (version 3: budgets, covers, both kinds of witnesses, mated
-    /// nodes with no moves) of problems with futile and non-futile interpositions.
+    /// Length certificates (version 4: budgets, covers, both kinds of witnesses, mated
+    /// nodes with no moves, `by_checker` leaves) of problems with futile and non-futile
+    /// interpositions (the last is 図巧18).
     #[test]
     fn nodes_are_written_as_serde_json_writes_them() {
-        let mut kinds = [0usize; 5];
+        let mut kinds = [0usize; 6];
         for sfen in [
             "8k/8p/6P2/9/9/9/9/9/B8 b - 1",
             "9/1k7/9/B2+R5/N8/9/9/9/9 b Lrb4g4s3n3l18p 1",
             "9/2k6/9/1+R7/3R5/9/9/9/9 b Bb4g4s4n4l18p 1",
+            "7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1",
         ] {
             let root = load_problem(sfen, DefenderHand::AsGiven).expect("problem");
             let mut solver = crate::tsume::Solver::new(SolverOptions {
@@ -175,6 +182,7 @@ mod tests {
                 kinds[2] += usize::from(n.budget.is_none() && !n.witnesses.is_empty());
                 kinds[3] += usize::from(n.budget.is_some() && !n.witnesses.is_empty());
                 kinds[4] += usize::from(matches!(&n.body, Body::Moves(v) if v.is_empty()));
+                kinds[5] += usize::from(n.body == Body::ByChecker);
             }
         }
         assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");

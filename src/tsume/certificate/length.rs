@@ -1,7 +1,8 @@
 //! The length certificate (`specs/certificate.md`) of a proven-shortest mate: a mate
 //! graph within L plies and a bounded no-mate graph for L − 2, in one file; counting
 //! every reply (`--count-futile`, version 2) or under the 無駄合 convention of the
-//! default mode (version 3: witnesses of futile and non-futile interpositions).
+//! default mode (version 4: witnesses of futile and non-futile interpositions, and
+//! attacker nodes one ply from the end that the checker decides itself).
 
 use super::graph::{default_limits, graph};
 use super::{stuck, Body, Certificate, Claim, ExtractError, ExtractLimits, Length};
@@ -15,7 +16,7 @@ use crate::tsume::{Outcome, SolveResult, Solver};
 /// proving no mate within L − 2 (absent when L < 3), built from the solver's budgeted
 /// disproofs and budgeted searches with the graph assumed ([`Solver::solve_assuming`]);
 /// one version-2 file (`specs/certificate.md`) when the solver counted every reply
-/// (`count_futile`), else version 3: budgets under the 無駄合 convention, with the
+/// (`count_futile`), else version 4: budgets under the 無駄合 convention, with the
 /// witnesses of the interpositions left out or chosen. Each half gets `limits` of its
 /// own; a no-mate half that runs out of fallback nodes is tried once more, within the
 /// same limits, taking refutations as found ([`ExtractLimits::first_found`]).
@@ -32,7 +33,7 @@ pub fn extract_length_with(
     if result.outcome != Outcome::Mate || result.shortest != Some(true) {
         return Err(ExtractError::NotSolved("unproven-length"));
     }
-    // The default mode counts no 無駄合: version 3, with witnesses.
+    // The default mode counts no 無駄合: version 4, with witnesses.
     let uncounted = !solver.options().count_futile;
     let len = u16::try_from(result.line.len())
         .ok()
@@ -81,6 +82,7 @@ fn append(cert: &mut Certificate, other: Certificate) -> usize {
         match &mut n.body {
             Body::Moves(v) => v.iter_mut().for_each(|(_, c)| *c += off),
             Body::CoveredBy(m) => *m += off,
+            Body::ByChecker => {}
         }
         for w in &mut n.witnesses {
             w.node += off;
@@ -213,7 +215,7 @@ mod tests {
 
     /// 図巧20: the default mode once answered "11 plies, shortest" (the exact line walk
     /// took a reply it had not shown exact; fixed in session 13: 37, the composed length).
-    /// The independent checker refutes the 11 on its own: a version-3 file joining the
+    /// The independent checker refutes the 11 on its own: a version-4 file joining the
     /// plain mate graph (every reply listed, valid under the convention) and a bounded
     /// no-mate graph within 11 under the convention passes every rule but the last — its
     /// mate graph is deeper than the length 13 the bounded graph supports — so "no mate

@@ -6,7 +6,7 @@
 //! - [`extract`] / [`extract_with`]: the plain mate or nomate graph (version 1);
 //! - [`extract_length`] / [`extract_length_with`]: a proven-shortest length, a mate
 //!   graph and a bounded no-mate graph, counting every reply (version 2) or under the
-//!   無駄合 convention with its witnesses (version 3);
+//!   無駄合 convention with its witnesses (version 4);
 //! - [`write_jsonl`]: the file.
 //!
 //! This module holds the certificate's types; the extraction itself is in `extract`
@@ -60,7 +60,7 @@ pub struct Node {
     pub witnesses: Vec<Witness>,
 }
 
-/// A witness of the 無駄合 convention (`specs/certificate.md`, version 3): after the
+/// A witness of the 無駄合 convention (`specs/certificate.md`, versions 3 and 4): after the
 /// interposition `reply` and the checker's `recapture`, with the captured piece handed
 /// back to the defender, the position of `node` (mate within the node's budget: the
 /// reply is futile; no mate within it: this recapture does not make it futile).
@@ -81,6 +81,9 @@ pub enum Body {
     Moves(Vec<(Move, usize)>),
     /// Settled by hand superiority over this node.
     CoveredBy(usize),
+    /// Version 4: an attacker node of a bounded no-mate graph with budget 1 or 2 whose
+    /// claim (no mate within 1 ply) the checker decides itself (`by_checker`).
+    ByChecker,
 }
 
 /// A proof (mate) or disproof (nomate) graph.
@@ -101,14 +104,14 @@ pub struct Certificate {
 /// The certified length claim of a `shortest: true` answer: mate within `plies` (the
 /// mate graph's depth is at most that) and no mate within `plies` − 2 (a bounded
 /// no-mate graph from `nomate_root`), every reply counted (`--count-futile`, version 2)
-/// or under the 無駄合 convention (the default mode, version 3, with witnesses).
+/// or under the 無駄合 convention (the default mode, version 4, with witnesses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Length {
     /// The claimed shortest mate length L.
     pub plies: u32,
     /// The root of the bounded no-mate graph (budget ≥ L − 2); `None` when L < 3.
     pub nomate_root: Option<usize>,
-    /// Futile interpositions are neither replies nor plies (version 3).
+    /// Futile interpositions are neither replies nor plies (version 4).
     pub futile_uncounted: bool,
 }
 

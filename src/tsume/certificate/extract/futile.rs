@@ -1,4 +1,4 @@
-//! Witnesses of the 無駄合 convention (`specs/certificate.md`, version 3) for the
+//! Witnesses of the 無駄合 convention (`specs/certificate.md`, versions 3 and 4) for the
 //! bounded graphs of a default-mode length claim: an interposition in the mate graph is
 //! answered by a reply's subgraph or left out with a futility witness (a futility test
 //! proven mate within the node's budget); in the no-mate graph the chosen interposition

@@ -20,6 +20,7 @@ mod fallback;
 mod futile;
 mod mate;
 mod nomate;
+mod shallow;
 
 /// Position identity: the Zobrist board key, the side to move and both hands exact. A
 /// board-key collision (64 bits) could only yield a certificate the checker rejects.
@@ -74,7 +75,7 @@ struct Extractor<'a> {
     /// A bounded graph (a length claim): budgets count every reply, or none of the
     /// futile interpositions with `uncounted`.
     bounded: bool,
-    /// The 無駄合 convention (version 3): the solvers count no futile interposition, and
+    /// The 無駄合 convention (versions 3 and 4): the solvers count no futile interposition, and
     /// defender nodes carry witnesses ([`futile`]).
     uncounted: bool,
     /// Nodes that may cover others, by board key: finished ones (mate), every node of
@@ -311,7 +312,7 @@ impl Extractor<'_> {
         self.finish_with(id, pos, body, Vec::new());
     }
 
-    /// [`Self::finish`] with the witnesses of a defender node (version 3); a mate
+    /// [`Self::finish`] with the witnesses of a defender node (versions 3 and 4); a mate
     /// node's depth counts a futility witness's depth with 0 plies.
     fn finish_with(&mut self, id: usize, pos: &Position, body: Body, witnesses: Vec<Witness>) {
         if self.claim == Claim::Mate {
@@ -323,6 +324,7 @@ impl Extractor<'_> {
                     .max()
                     .unwrap_or(0),
                 Body::CoveredBy(m) => self.depths[*m],
+                Body::ByChecker => 0,
             };
             for w in &witnesses {
                 self.depths[id] = self.depths[id].max(self.depths[w.node]);

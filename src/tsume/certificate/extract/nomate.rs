@@ -7,7 +7,7 @@
 
 use super::super::{stuck, Body, ExtractError};
 use super::fallback::SMALL_SOLVE_NODES;
-use super::{budget_minus, fatal, Extractor};
+use super::{budget_minus, fatal, shallow, Extractor};
 use crate::rules::{Move, Position};
 use crate::tsume::table::UNBOUNDED;
 use crate::tsume::{MatePosition, Outcome};
@@ -51,6 +51,13 @@ impl Extractor<'_> {
             // No plies left: no mate within 0 (a leaf of the bounded graph).
             let id = self.new_id(pos, b)?;
             self.finish(id, pos, Body::Moves(Vec::new()));
+            return Ok(id);
+        }
+        // Under the convention one ply from the end: a leaf the checker decides (version
+        // 4), when the claim holds (else the checks below find the mate and fail).
+        if self.uncounted && shallow::leaf_budget(b) && !shallow::mates_in_1(pos) {
+            let id = self.new_id(pos, b)?;
+            self.finish(id, pos, Body::ByChecker);
             return Ok(id);
         }
         if let Some(r) = self.via_general(pos, b, Self::nomate_attacker) {
@@ -110,8 +117,12 @@ impl Extractor<'_> {
                     0
                 } else if self.cover(c, cb).is_some() {
                     1
-                } else if cb == 0 || self.probe_disproven(c, cb) {
-                    // (With no plies left the child is a leaf.)
+                } else if cb == 0
+                    || self.probe_disproven(c, cb)
+                    || (self.uncounted && shallow::leaf_budget(cb) && !shallow::mates_in_1(c))
+                {
+                    // (With no plies left the child is a leaf; with one, under the
+                    // convention, a leaf the checker decides when no check mates.)
                     2
                 } else {
                     return None;
