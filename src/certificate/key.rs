@@ -8,7 +8,7 @@ use std::collections::HashMap;
 /// The exact identity of a position: what [`Position`](crate::rules::Position)'s equality compares (board,
 /// side to move, both hands; move number and history ignored), in 98 bytes instead of
 /// a whole position per node.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Key {
     pub(super) board: [u8; 81],
     pub(super) side: Color,

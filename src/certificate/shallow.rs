@@ -9,11 +9,20 @@
 //!   futile within 0, i.e. M(q(D, r, c), 0) for some recapture c.
 //!
 //! The recursion through test positions ends: each test position has the checker
-//! strictly closer to the king (its recapture lands between it and the king).
+//! strictly closer to the king (its recapture lands between it and the king). Its
+//! answers are remembered by exact position ([`Key`]) within one decision: without that,
+//! a bishop checking along a long diagonal with a defender rich in pieces costs a tree of
+//! every sequence of drops (seconds for one node); the distinct test positions are few
+//! (a drop and its recapture leave the same board whatever kind was dropped).
 
 use super::futility::{between, interposition, recaptures};
+use super::key::{key_of, Key};
 use super::naive;
 use crate::rules::{Move, Position, Rules};
+use std::collections::HashMap;
+
+/// M(D, 0) of the test positions met so far.
+type Memo = HashMap<Key, bool>;
 
 /// A check of the attacker to move in `p` that mates within 1 ply under the 無駄合
 /// convention, or `None` when there is none (the node's claim holds). `p` comes back
@@ -23,9 +32,10 @@ use crate::rules::{Move, Position, Rules};
 /// A test position that is no legal position (not expected: it is one of the rules
 /// core's positions with a piece moved between the hands).
 pub(super) fn mate_in_1(p: &mut Position) -> Result<Option<Move>, String> {
+    let mut memo = Memo::new();
     for c in naive::legal_checks(p) {
         p.play_unchecked(c);
-        let mated = mated_within_0(p);
+        let mated = mated_within_0(p, &mut memo);
         p.undo();
         if mated? {
             return Ok(Some(c));
@@ -36,7 +46,7 @@ pub(super) fn mate_in_1(p: &mut Position) -> Result<Option<Move>, String> {
 
 /// M(D, 0): whether the defender to move in `d` (in check) has only interpositions that
 /// are futile within 0 plies. `d` comes back unchanged.
-fn mated_within_0(d: &mut Position) -> Result<bool, String> {
+fn mated_within_0(d: &mut Position, memo: &mut Memo) -> Result<bool, String> {
     let us = d.side_to_move();
     let Some(king) = d.king(us) else {
         return Ok(false);
@@ -66,7 +76,16 @@ fn mated_within_0(d: &mut Position) -> Result<bool, String> {
         let mut futile = false;
         for c in recaptures(d, r, x) {
             let mut q = test_position(d, r, c)?;
-            if mated_within_0(&mut q)? {
+            let k = key_of(&q.to_setup());
+            let mated = match memo.get(&k) {
+                Some(&m) => m,
+                None => {
+                    let m = mated_within_0(&mut q, memo)?;
+                    memo.insert(k, m);
+                    m
+                }
+            };
+            if mated {
                 futile = true;
                 break;
             }

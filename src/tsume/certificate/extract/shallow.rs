@@ -3,10 +3,15 @@
 //! holds is written as a leaf the checker decides itself, instead of every check with
 //! its refuting reply and that reply's leaf (two thirds of 図巧35's length certificate).
 //! The extractor decides the claim first with the solver's move generation, so that it
-//! never writes a leaf the checker would reject.
+//! never writes a leaf the checker would reject; test positions' answers are remembered
+//! within one decision, as the checker does (`src/certificate/shallow.rs`).
 
 use crate::rules::{Move, Position};
 use crate::tsume::MatePosition;
+use std::collections::HashMap;
+
+/// M(D, 0) of the test positions met so far, by position key (board, side, hands).
+type Memo = HashMap<u64, bool>;
 
 /// The budgets at which an attacker node may be a `by_checker` leaf (no mate within 2
 /// is no mate within 1: the attacker's own plies are odd).
@@ -19,19 +24,29 @@ pub(super) fn leaf_budget(b: u16) -> bool {
 pub(super) fn mates_in_1(pos: &Position) -> bool {
     let mut checks = Vec::new();
     MatePosition::checks(pos, &mut checks);
+    let mut memo = Memo::new();
     checks
         .into_iter()
-        .any(|c| mated_within_0(&pos.after_unchecked(c)))
+        .any(|c| mated_within_0(&pos.after_unchecked(c), &mut memo))
 }
 
 /// Whether the defender to move in `d` (in check) is mated within 0 plies: every legal
 /// reply an interposition that one of its futility tests shows futile within 0.
-fn mated_within_0(d: &Position) -> bool {
+fn mated_within_0(d: &Position, memo: &mut Memo) -> bool {
     let mut replies: Vec<Move> = Vec::new();
     d.evasions(&mut replies);
-    replies
-        .into_iter()
-        .all(|r| d.interposes(r) && d.futility_tests(r).iter().any(mated_within_0))
+    replies.into_iter().all(|r| {
+        d.interposes(r)
+            && d.futility_tests(r).iter().any(|q| {
+                let k = q.position_key();
+                if let Some(&m) = memo.get(&k) {
+                    return m;
+                }
+                let m = mated_within_0(q, memo);
+                memo.insert(k, m);
+                m
+            })
+    })
 }
 
 #[cfg(test)]
