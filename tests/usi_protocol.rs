@@ -29,7 +29,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Starts the engine with `vars` added to its environment.
+    fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-lab-usi"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -305,6 +311,34 @@ fn go_mate_answers_checked_lines_and_complete_disproofs() {
         nodes >= 10_000 && plays > nodes,
         "nodes {nodes}, plays {plays}"
     );
+}
+
+/// The search thread gets the solver's deep stack whatever the default for new threads
+/// (`RUST_MIN_STACK`; Rust's own 2 MiB is less than twice what ミクロコスモス's search needs in
+/// a release build, and too little in a debug build): under a 64 KiB default a 69-ply
+/// problem is solved instead of overflowing the stack and aborting the engine.
+#[test]
+fn the_search_thread_has_the_solvers_stack() {
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let sfen = classics
+        .lines()
+        .find(|l| l.starts_with("zukou-001\t"))
+        .and_then(|l| l.split('\t').nth(1))
+        .unwrap();
+    let sfen = usi_sfen(sfen);
+    let pos = load_problem(&sfen, DefenderHand::AsGiven).unwrap();
+    let mut e = Engine::start_with_env(&[("RUST_MIN_STACK", "65536")]);
+    e.handshake();
+    e.send("setoption name MateLength value Proof");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 60000");
+    let (_, reply, _) = e.expect_prefix("checkmate");
+    let answer = reply.strip_prefix("checkmate ").unwrap();
+    let line = moves_of(&pos, answer);
+    verify_mate_line(&pos, &line).unwrap_or_else(|err| panic!("{answer}: {err}"));
+    e.send("quit");
+    let t = Instant::now();
+    e.wait_exit(t);
 }
 
 /// Starts `go mate infinite` on ミクロコスモス (minutes of work) and waits until it runs.
