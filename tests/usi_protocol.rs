@@ -366,6 +366,32 @@ fn stop_ends_go_mate_infinite_within_100ms_and_isready_is_answered_during_it() {
     });
 }
 
+/// Every `go` gets one reply, in order, about the position it was sent with: a `go` that
+/// arrives while a search runs (a GUI that sends `stop` and the next `go` without waiting
+/// for the reply, or two `go mate` in a row) is answered after it, and a `stop` ends both.
+#[test]
+fn a_go_during_a_search_is_answered_in_turn() {
+    let m1 = usi_sfen("8k/9/8P/9/9/9/9/9/9 b G 1");
+    let mut e = Engine::start();
+    e.handshake();
+    start_long_search(&mut e, "go mate infinite");
+    e.send(&format!(
+        "stop\nposition sfen {m1}\ngo mate 60000\nposition startpos"
+    ));
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate G*1b");
+    start_long_search(&mut e, "go mate infinite");
+    e.send("go mate infinite");
+    e.send("stop");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    // Nothing was left running.
+    e.send(&format!("position sfen {m1}"));
+    e.send("go btime 0 wtime 0 byoyomi 60000");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove G*1b");
+    assert!(!e.sync().iter().any(|l| l.starts_with("checkmate")));
+}
+
 #[test]
 fn searches_print_progress_about_once_a_second() {
     let mut e = Engine::start();
