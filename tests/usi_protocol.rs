@@ -29,7 +29,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Starts the engine with `vars` added to its environment.
+    fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_shogi-lab-usi"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -307,6 +313,34 @@ fn go_mate_answers_checked_lines_and_complete_disproofs() {
     );
 }
 
+/// The search thread gets the solver's deep stack whatever the default for new threads
+/// (`RUST_MIN_STACK`; Rust's own 2 MiB is less than twice what ミクロコスモス's search needs in
+/// a release build, and too little in a debug build): under a 64 KiB default a 69-ply
+/// problem is solved instead of overflowing the stack and aborting the engine.
+#[test]
+fn the_search_thread_has_the_solvers_stack() {
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let sfen = classics
+        .lines()
+        .find(|l| l.starts_with("zukou-001\t"))
+        .and_then(|l| l.split('\t').nth(1))
+        .unwrap();
+    let sfen = usi_sfen(sfen);
+    let pos = load_problem(&sfen, DefenderHand::AsGiven).unwrap();
+    let mut e = Engine::start_with_env(&[("RUST_MIN_STACK", "65536")]);
+    e.handshake();
+    e.send("setoption name MateLength value Proof");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 60000");
+    let (_, reply, _) = e.expect_prefix("checkmate");
+    let answer = reply.strip_prefix("checkmate ").unwrap();
+    let line = moves_of(&pos, answer);
+    verify_mate_line(&pos, &line).unwrap_or_else(|err| panic!("{answer}: {err}"));
+    e.send("quit");
+    let t = Instant::now();
+    e.wait_exit(t);
+}
+
 /// Starts `go mate infinite` on ミクロコスモス (minutes of work) and waits until it runs.
 fn start_long_search(e: &mut Engine, go: &str) {
     e.send(&format!("position sfen {MICROCOSMOS}"));
@@ -330,6 +364,32 @@ fn stop_ends_go_mate_infinite_within_100ms_and_isready_is_answered_during_it() {
         assert_eq!(reply, "checkmate timeout");
         at - t
     });
+}
+
+/// Every `go` gets one reply, in order, about the position it was sent with: a `go` that
+/// arrives while a search runs (a GUI that sends `stop` and the next `go` without waiting
+/// for the reply, or two `go mate` in a row) is answered after it, and a `stop` ends both.
+#[test]
+fn a_go_during_a_search_is_answered_in_turn() {
+    let m1 = usi_sfen("8k/9/8P/9/9/9/9/9/9 b G 1");
+    let mut e = Engine::start();
+    e.handshake();
+    start_long_search(&mut e, "go mate infinite");
+    e.send(&format!(
+        "stop\nposition sfen {m1}\ngo mate 60000\nposition startpos"
+    ));
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate G*1b");
+    start_long_search(&mut e, "go mate infinite");
+    e.send("go mate infinite");
+    e.send("stop");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    assert_eq!(e.expect_prefix("checkmate").1, "checkmate timeout");
+    // Nothing was left running.
+    e.send(&format!("position sfen {m1}"));
+    e.send("go btime 0 wtime 0 byoyomi 60000");
+    assert_eq!(e.expect_prefix("bestmove").1, "bestmove G*1b");
+    assert!(!e.sync().iter().any(|l| l.starts_with("checkmate")));
 }
 
 #[test]

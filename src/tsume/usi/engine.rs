@@ -3,16 +3,18 @@
 //! time limit, the stop grace) wake it. `isready` is answered at once even during
 //! a search; `stop`, `quit` and the end of input end a search at once (the solver
 //! polls its stop flag every 1024 nodes; if it has not answered within
-//! [`STOP_GRACE`], the engine answers without it).
+//! [`STOP_GRACE`], the engine answers without it). Every `go` gets one reply, in
+//! order: one that arrives while a search runs waits for it ([`Queued`]).
 
 use super::clock::budget;
-use super::command::{parse_command, Command, Go, MateLimit};
+use super::command::{parse_command, Command, Go, GoError, MateLimit};
 use super::info;
 use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
 use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome};
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
@@ -79,6 +81,7 @@ struct Running {
     bounds: MateBounds,
 }
 
+#[derive(Clone)]
 enum PositionState {
     Unset,
     Bad(String),
@@ -92,9 +95,28 @@ struct Engine<W: Write> {
     position: PositionState,
     search: Option<Running>,
     generation: u64,
-    /// A `go` that arrived while a stopped search was still finishing.
-    pending: Option<Go>,
+    /// The `go`s that arrived while a search was running, oldest first.
+    queued: VecDeque<Queued>,
     tx: Sender<Event>,
+}
+
+/// A `go` that arrived while a search was running (a GUI that sends `stop` and the
+/// next `go` without waiting for the reply, or two `go`s in a row): it is answered after
+/// that search, about the position it was sent with.
+struct Queued {
+    go: Result<Go, GoError>,
+    position: PositionState,
+    /// A `stop` came after it: it is answered without a search.
+    stopped: bool,
+}
+
+impl Queued {
+    fn is_mate(&self) -> bool {
+        match &self.go {
+            Ok(go) => matches!(go, Go::Mate(_)),
+            Err(e) => e.mate,
+        }
+    }
 }
 
 #[derive(PartialEq, Eq)]
@@ -116,7 +138,7 @@ pub fn run_usi<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::R
         position: PositionState::Unset,
         search: None,
         generation: 0,
-        pending: None,
+        queued: VecDeque::new(),
         tx,
     };
     let r = engine.event_loop(&rx);
@@ -225,17 +247,25 @@ impl<W: Write> Engine<W> {
                     }
                 };
             }
-            Command::Go(Err(e)) => {
-                self.error(&e.to_string())?;
-                if self.search.is_none() {
-                    self.no_answer(e.mate)?;
+            Command::Go(go) => {
+                if let Err(e) = &go {
+                    self.error(&e.to_string())?;
+                }
+                let position = self.position.clone();
+                match &self.search {
+                    None => self.begin(go, position)?,
+                    Some(run) => {
+                        if run.stop_at.is_none() {
+                            self.say("info string go: a search is running; this go is answered after it (a stop ends both)")?;
+                        }
+                        self.queued.push_back(Queued {
+                            go,
+                            position,
+                            stopped: false,
+                        });
+                    }
                 }
             }
-            Command::Go(Ok(go)) => match &self.search {
-                None => self.start(go)?,
-                Some(run) if run.answered => self.pending = Some(go),
-                Some(_) => self.error("go: a search is running; send stop first")?,
-            },
             Command::Stop | Command::GameOver => self.stop()?,
             Command::PonderHit => self.ponderhit()?,
             Command::Quit => return Ok(Flow::Quit),
@@ -243,10 +273,39 @@ impl<W: Write> Engine<W> {
         Ok(Flow::Continue)
     }
 
-    fn start(&mut self, go: Go) -> io::Result<()> {
+    /// Answers a `go` whose words do not parse, or starts a search of `position`.
+    fn begin(&mut self, go: Result<Go, GoError>, position: PositionState) -> io::Result<()> {
+        match go {
+            Ok(go) => self.start(go, position),
+            Err(e) => self.no_answer(e.mate),
+        }
+    }
+
+    /// Takes the queued `go`s whose turn has come: the stopped ones are answered once the
+    /// running search's reply is out, the next one starts once no search runs.
+    fn run_queued(&mut self) -> io::Result<()> {
+        loop {
+            let replied = self.search.as_ref().map_or(true, |r| r.answered);
+            match self.queued.front() {
+                Some(q) if q.stopped && replied => {
+                    let mate = q.is_mate();
+                    self.queued.pop_front();
+                    self.say("info string go: stopped before its search started")?;
+                    self.no_answer(mate)?;
+                }
+                Some(_) if self.search.is_none() => {
+                    let q = self.queued.pop_front().expect("front");
+                    self.begin(q.go, q.position)?;
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn start(&mut self, go: Go, position: PositionState) -> io::Result<()> {
         let mate = matches!(go, Go::Mate(_));
-        let pos = match &self.position {
-            PositionState::Ready(p) => Position::clone(p),
+        let pos = match position {
+            PositionState::Ready(p) => *p,
             PositionState::Bad(e) => {
                 let msg = format!("go: no valid position ({e})");
                 self.error(&msg)?;
@@ -315,19 +374,23 @@ impl<W: Write> Engine<W> {
         }
     }
 
+    /// Ends the running search and the `go`s queued behind it.
     fn stop(&mut self) -> io::Result<()> {
-        let Some(run) = &mut self.search else {
-            return Ok(());
-        };
-        if run.answered {
-            return Ok(());
+        for q in &mut self.queued {
+            q.stopped = true;
         }
-        Self::request_stop(run);
-        if let Some(reply) = run.held.take() {
-            self.search = None;
-            self.say(&reply)?;
+        if let Some(run) = &mut self.search {
+            if !run.answered {
+                Self::request_stop(run);
+                let Some(reply) = run.held.take() else {
+                    // The reply comes when the search ends (or after the grace).
+                    return Ok(());
+                };
+                self.search = None;
+                self.say(&reply)?;
+            }
         }
-        Ok(())
+        self.run_queued()
     }
 
     fn ponderhit(&mut self) -> io::Result<()> {
@@ -350,7 +413,8 @@ impl<W: Write> Engine<W> {
         if run.held.is_some() && !infinite {
             let reply = run.held.take().expect("held");
             self.search = None;
-            return self.say(&reply);
+            self.say(&reply)?;
+            return self.run_queued();
         }
         run.deadline = budget.and_then(|b| Instant::now().checked_add(b));
         Ok(())
@@ -365,10 +429,7 @@ impl<W: Write> Engine<W> {
         }
         if run.answered {
             self.search = None;
-            if let Some(go) = self.pending.take() {
-                self.start(go)?;
-            }
-            return Ok(());
+            return self.run_queued();
         }
         let hold = run.kind.holds_reply() && run.stop_at.is_none();
         let (mate, hashfull, yozume) = (
@@ -382,6 +443,7 @@ impl<W: Write> Engine<W> {
             _ => {
                 self.search = None;
                 self.say(&reply)?;
+                self.run_queued()?;
             }
         }
         Ok(())
@@ -417,7 +479,8 @@ impl<W: Write> Engine<W> {
                 run.answered = true;
                 let mate = run.kind == Kind::Mate;
                 self.say("info string the search did not stop in time; answering without it")?;
-                return self.no_answer(mate);
+                self.no_answer(mate)?;
+                return self.run_queued();
             }
         } else if run.deadline.is_some_and(|d| now >= d) {
             Self::request_stop(run);

@@ -1,10 +1,12 @@
 //! The search thread: one df-pn solve per `go`, with its own table of `USI_Hash`
-//! MiB (an anonymous mapping, so a fresh table costs only the pages it touches),
-//! stopped through a shared [`Control`]. A table that does not fit and a panic
-//! in the solver come back as an error event, never an abort.
+//! MiB (an anonymous mapping, so a fresh table costs only the pages it touches)
+//! and the solver's deep stack ([`SOLVER_STACK`]), stopped through a shared
+//! [`Control`]. A table that does not fit and a panic in the solver come back as
+//! an error event, never an abort.
 
 use super::engine::Event;
 use crate::rules::{Move, Position};
+use crate::tsume::dfpn::SOLVER_STACK;
 use crate::tsume::{Control, SolveResult, Solver, SolverOptions};
 use std::sync::mpsc::Sender;
 
@@ -15,7 +17,7 @@ pub type SearchOutcome = Result<SolveResult<Move>, String>;
 /// [`Event::Done`] carrying `generation`.
 ///
 /// # Errors
-/// When the thread cannot be started.
+/// When the thread (with its [`SOLVER_STACK`] of address space) cannot be started.
 pub fn spawn_search(
     position: Position,
     mut opts: SolverOptions,
@@ -46,6 +48,7 @@ pub fn spawn_search(
     };
     std::thread::Builder::new()
         .name("usi-search".into())
+        .stack_size(SOLVER_STACK)
         .spawn(run)
         .map(drop)
 }
