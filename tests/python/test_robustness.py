@@ -26,6 +26,15 @@ def run_child(code: str, timeout: float = 120) -> str:
     return r.stdout
 
 
+def test_tsume_time_beyond_the_clis_bound_is_an_input_error():
+    # 1e20 s panicked converting to a Duration (PanicException); 1e19 s overflowed the
+    # solver's Instant (a panic on its thread). The CLI's --time takes 0 to 1e9.
+    for t in [1e10, 1e19, 1e20, 1e300]:
+        with pytest.raises(ShogiLabError, match="bad time"):
+            tsume.solve(MATE1, time=t)
+    assert tsume.solve(MATE1, time=1e9).result == "mate"
+
+
 def test_tsume_huge_memory_is_a_memory_error_not_a_hang():
     # From 2**44 MiB the table's sizing loop wrapped around and never ended (no Ctrl-C either).
     out = run_child(f"""
@@ -38,3 +47,13 @@ for mib in [2**44, 2**63, 2**64 - 1]:
         print("MemoryError")
 """, timeout=60)
     assert out.split() == ["MemoryError"] * 3
+
+
+def test_tsume_progress_must_be_callable():
+    # A solve that ends before the first progress call accepted anything.
+    with pytest.raises(TypeError, match="progress must be callable"):
+        tsume.solve(MATE1, progress=5)
+    with pytest.raises(TypeError, match="progress must be callable"):
+        tsume.solve(MATE1, progress="print")
+    seen = []
+    assert tsume.solve(MATE1, progress=seen.append).result == "mate"
