@@ -1,6 +1,7 @@
 //! `shogi_lab.tsume.solve`: the df-pn solver with the CLI's conventions.
 
 use super::input_error;
+use super::POLL;
 use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
@@ -11,10 +12,6 @@ use crate::tsume::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::{Duration, Instant};
-
-/// How often the calling thread wakes to check for signals (Ctrl-C) and the progress
-/// clock ([`watched`] wakes it at once when the solve is done).
-const POLL: Duration = Duration::from_millis(20);
 
 /// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
 /// search; `Ok(false)` when it returned `False` (stop the search).

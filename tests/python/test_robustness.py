@@ -57,3 +57,65 @@ def test_tsume_progress_must_be_callable():
         tsume.solve(MATE1, progress="print")
     seen = []
     assert tsume.solve(MATE1, progress=seen.append).result == "mate"
+
+
+def test_perft_depth_out_of_range_is_an_input_error():
+    # Depth 100 000 overflowed the calling thread's stack: a segmentation fault.
+    out = run_child("""
+from shogi_lab import Position, ShogiLabError, quantum
+for f in [lambda: Position().perft(100_000), lambda: quantum.perft(100_000)]:
+    try:
+        f()
+        print("counted")
+    except ShogiLabError as e:
+        print("ShogiLabError" if "bad depth" in str(e) else e)
+""")
+    assert out.split() == ["ShogiLabError", "ShogiLabError"]
+    assert Position().perft(0) == 1 and quantum.perft(0) == 1
+
+
+@pytest.mark.parametrize("call", ["Position().perft(9)", "quantum.perft(6)"])
+def test_perft_ctrl_c_stops_the_count(call):
+    # Hours of counting: SIGINT once the call has started must end it with
+    # KeyboardInterrupt (it went on to the end before, Ctrl-C unheard).
+    code = f"""
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from shogi_lab import Position, quantum
+print("ready", flush=True)
+try:
+    {call}
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        import time
+
+        time.sleep(1)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=120)
+        assert out.split() == ["interrupted"]
+    finally:
+        child.kill()
+
+
+def test_perft_leaves_the_position_free_for_other_threads():
+    # A long perft on one thread held the Position borrowed: `play` on another thread
+    # raised RuntimeError("Already borrowed") until the count ended.
+    out = run_child("""
+import os, threading, time
+from shogi_lab import Position
+p = Position()
+threading.Thread(target=lambda: p.perft(9), daemon=True).start()
+time.sleep(0.5)
+try:
+    p.play("7g7f")
+    print(p.moves())
+except RuntimeError as e:
+    print("RuntimeError", e)
+os._exit(0)
+""")
+    assert out.strip() == "['7g7f']"
