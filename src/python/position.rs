@@ -154,7 +154,20 @@ impl Position {
         self.sfen() == other.sfen()
     }
 
+    /// A copy: the same start and moves.
     fn copy(&self) -> Position {
         self.clone()
+    }
+
+    /// For `pickle`, `copy.copy` and `copy.deepcopy` (and so Ray and multiprocessing):
+    /// the game as [`Position::usi`], start and moves, so the history 千日手 needs comes along.
+    fn __getstate__(&self) -> String {
+        self.usi()
+    }
+
+    /// The game from a [`Position::__getstate__`] text.
+    fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        *self = Position::from_usi(state)?;
+        Ok(())
     }
 }

@@ -119,3 +119,16 @@ except RuntimeError as e:
 os._exit(0)
 """)
     assert out.strip() == "['7g7f']"
+
+
+def test_position_pickles_and_copies_with_its_history():
+    # `copy.copy`, `copy.deepcopy` and pickle raised "cannot pickle ... Position".
+    p = Position()
+    for mv in ["5i4h", "5a4b", "4h5i", "4b5a"] * 2 + ["5i4h", "5a4b", "4h5i"]:
+        p.play(mv)
+    for q in [copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))]:
+        assert q is not p and q == p and q.usi() == p.usi() and q.moves() == p.moves()
+        # The history came along: the next move is the fourth repetition (千日手).
+        q.play("4b5a")
+        assert q.outcome() == ("draw", "repetition")
+    assert p.outcome() == ("ongoing", None)
