@@ -132,3 +132,14 @@ def test_position_pickles_and_copies_with_its_history():
         q.play("4b5a")
         assert q.outcome() == ("draw", "repetition")
     assert p.outcome() == ("ongoing", None)
+
+
+def test_write_record_rejects_headers_that_do_not_fit_on_a_line(tmp_path):
+    # A line break in a header wrote a record that read back differently.
+    for headers in [{"先手": "a\nb"}, {"先\r手": "a"}, {"": "a"}, {"先手：後手": "a"}]:
+        with pytest.raises(ShogiLabError, match="bad header"):
+            shogi_lab.write_record("startpos", ["7g7f"], to="kif", headers=headers)
+    text = shogi_lab.write_record("startpos", ["7g7f"], to="kif", headers={"先手": "a b"})
+    path = tmp_path / "one.kif"
+    path.write_text(text, encoding="utf-8")
+    assert shogi_lab.read_record(str(path))[2]["先手"] == "a b"
