@@ -143,3 +143,22 @@ def test_write_record_rejects_headers_that_do_not_fit_on_a_line(tmp_path):
     path = tmp_path / "one.kif"
     path.write_text(text, encoding="utf-8")
     assert shogi_lab.read_record(str(path))[2]["先手"] == "a b"
+
+
+def test_tsume_solves_from_several_threads_at_once(root):
+    # Each thread's answer is the one it gets alone (the solves share nothing).
+    lines = (root / "specs/tsume/cases.sfen").read_text(encoding="utf-8").splitlines()
+    sfens = [l.split("\t")[1] for l in lines if l.strip() and not l.startswith("#")][:4]
+    alone = [tsume.solve(s, nodes=100_000, memory_mib=16) for s in sfens]
+    together = [None] * len(sfens)
+
+    def solve(i):
+        together[i] = tsume.solve(sfens[i], nodes=100_000, memory_mib=16)
+
+    threads = [threading.Thread(target=solve, args=(i,)) for i in range(len(sfens))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    strip = lambda r: {k: v for k, v in vars(r).items() if k != "time_ms"}
+    assert [strip(r) for r in together] == [strip(r) for r in alone]
