@@ -53,5 +53,7 @@ def observe(world: World, piece: int, seed: int) -> dict:
 
 def perft(depth: int, shard: Tuple[int, int] | None = None) -> int:
     """Quantum shogi perft from the initial position (``shogi-lab quantum perft``);
-    ``shard=(i, n)`` counts only the sequences under the i-th of n parts of the root moves."""
+    ``shard=(i, n)`` counts only the sequences under the i-th of n parts of the root moves.
+    ``depth`` is 0 to 1000; the count runs with the GIL released, and Ctrl-C stops it
+    (``KeyboardInterrupt``)."""
     return _native.quantum_perft(depth, shard)

@@ -61,7 +61,8 @@ def solve(
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
-    ``nodes``/``time`` (seconds) limit the search; ``memory_mib`` sizes the table
+    ``nodes``/``time`` (seconds, at most 1e9 as the CLI's ``--time``) limit the search;
+    ``memory_mib`` sizes the table
     (``MemoryError`` if the machine cannot give it). By default the defender holds
     every piece not on the board or in the attacker's hand (the tsume convention).
     The GIL is released while solving. With ``certify`` (the CLI's default) a mate or
@@ -74,7 +75,7 @@ def solve(
 
     The search runs on a thread of its own: Ctrl-C (a notebook's interrupt) stops it and
     raises ``KeyboardInterrupt`` (when called from the main thread, where Python
-    delivers signals). ``progress``, if given, is called every ``progress_every``
+    delivers signals). ``progress``, if given (a callable, else ``TypeError``), is called every ``progress_every``
     seconds during the search with ``{"nodes": …, "mate_within": …, "no_mate_within":
     …, "certifying": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
     length is proven when they are 2 apart, or at a mate within 1). Returning ``False``

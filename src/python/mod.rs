@@ -33,6 +33,53 @@ pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
     ShogiLabError::new_err(message.to_string())
 }
 
+/// How often a thread waiting for long work wakes to check for signals (Ctrl-C) and
+/// progress clocks ([`crate::tsume::watched`] wakes it at once when the work is done).
+pub(crate) const POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The deepest perft the bindings take (`Position.perft`, `quantum.perft`): far beyond
+/// any count that could finish, and a recursion the worker's stack holds (a depth of
+/// 100 000 overflowed the calling thread's stack: a segmentation fault).
+pub(crate) const MAX_PERFT_DEPTH: u32 = 1000;
+
+/// A [`ShogiLabError`] unless `depth` is at most [`MAX_PERFT_DEPTH`].
+pub(crate) fn check_perft_depth(depth: u32) -> PyResult<()> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(input_error(format!(
+            "bad depth {depth}: need 0 to {MAX_PERFT_DEPTH}"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `work` with the GIL released on a thread with the solver's deep stack
+/// ([`crate::tsume::watched`]) while this thread checks for signals every [`POLL`]: a
+/// signal's handler raising (Ctrl-C: `KeyboardInterrupt`) makes `work`'s `stop()` true,
+/// and once `work` has returned (it should give up soon) the exception is raised.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&dyn Fn() -> bool) -> T + Send,
+) -> PyResult<T> {
+    let mut raised = None;
+    let out = py.allow_threads(|| {
+        crate::tsume::watched(
+            POLL,
+            |control| work(&|| control.0.is_stopped()),
+            |_| {
+                Python::with_gil(|py| py.check_signals())
+                    .map_err(|e| raised = Some(e))
+                    .is_ok()
+            },
+        )
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    out.map_err(|e| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("cannot start a worker thread: {e}"))
+    })
+}
+
 /// The native module `shogi_lab._native`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,7 +3,7 @@
 
 use super::input_error;
 use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen};
-use crate::rules::{perft, Game, Move, Rules};
+use crate::rules::{perft_until, Game, Move, Rules};
 use pyo3::prelude::*;
 
 /// A position reached by legal moves from a start position.
@@ -80,10 +80,18 @@ impl Position {
         self.game.play(m).map_err(input_error)
     }
 
-    /// Number of legal move sequences of `depth` plies (GIL released).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let mut pos = self.game.position().clone();
-        py.allow_threads(move || perft(&mut pos, depth))
+    /// Number of legal move sequences of `depth` plies (0 to 1000). The count runs on a
+    /// thread of its own with the GIL released and this position free for other threads;
+    /// Ctrl-C stops it and raises `KeyboardInterrupt`.
+    fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
+        super::check_perft_depth(depth)?;
+        let mut pos = slf.game.position().clone();
+        // Not borrowed while counting: `play` from another thread would meet
+        // "Already borrowed".
+        let py = slf.py();
+        drop(slf);
+        super::interruptible(py, move |stop| perft_until(&mut pos, depth, &stop))?
+            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
     }
 
     /// The current position as SFEN.
@@ -146,7 +154,20 @@ impl Position {
         self.sfen() == other.sfen()
     }
 
+    /// A copy: the same start and moves.
     fn copy(&self) -> Position {
         self.clone()
+    }
+
+    /// For `pickle`, `copy.copy` and `copy.deepcopy` (and so Ray and multiprocessing):
+    /// the game as [`Position::usi`], start and moves, so the history 千日手 needs comes along.
+    fn __getstate__(&self) -> String {
+        self.usi()
+    }
+
+    /// The game from a [`Position::__getstate__`] text.
+    fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        *self = Position::from_usi(state)?;
+        Ok(())
     }
 }

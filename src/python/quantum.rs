@@ -81,15 +81,20 @@ pub fn quantum_observe<'py>(
     Ok(out)
 }
 
-/// Quantum shogi perft from the initial position (standard variant, counting engine).
+/// Quantum shogi perft from the initial position (standard variant, counting engine),
+/// `depth` 0 to 1000; on a thread of its own, the GIL released; Ctrl-C stops it and
+/// raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (depth, shard=None))]
 pub fn quantum_perft(py: Python<'_>, depth: u32, shard: Option<(u64, u64)>) -> PyResult<u64> {
+    super::check_perft_depth(depth)?;
     let shard = match shard {
         Some((i, n)) => Shard::new(i, n).map_err(input_error)?,
         None => Shard::WHOLE,
     };
-    Ok(py.allow_threads(|| {
-        QuantumPosition::new(EngineKind::Counting, Variant::Standard).perft_shard(depth, shard)
-    }))
+    super::interruptible(py, |stop| {
+        QuantumPosition::new(EngineKind::Counting, Variant::Standard)
+            .perft_shard_until(depth, shard, &stop)
+    })?
+    .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
 }

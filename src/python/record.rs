@@ -54,6 +54,17 @@ pub fn write_record(
     }
     let mut rec = Record::from_moves(begin.clone(), &played);
     if let Some(h) = headers {
+        // A header is one line `key：value` (`key:value` in CSA): a line break, an empty
+        // key or a `：` in it would write a record that reads back differently.
+        let one_line = |t: &str| !t.contains(['\n', '\r']);
+        if let Some((k, v)) = h
+            .iter()
+            .find(|(k, v)| k.is_empty() || k.contains('：') || !one_line(k) || !one_line(v))
+        {
+            return Err(input_error(format!(
+                "bad header {k:?}: {v:?}: a header is a key (not empty, no '：') and a value, each on one line"
+            )));
+        }
         rec.headers = h;
     }
     Ok(match to {

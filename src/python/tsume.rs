@@ -1,19 +1,17 @@
 //! `shogi_lab.tsume.solve`: the df-pn solver with the CLI's conventions.
 
 use super::input_error;
+use super::POLL;
 use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::tsume::{
     load_problem, watched, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
+    MAX_TIME_SECS,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::{Duration, Instant};
-
-/// How often the calling thread wakes to check for signals (Ctrl-C) and the progress
-/// clock ([`watched`] wakes it at once when the solve is done).
-const POLL: Duration = Duration::from_millis(20);
 
 /// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
 /// search; `Ok(false)` when it returned `False` (stop the search).
@@ -63,12 +61,24 @@ pub fn tsume_solve<'py>(
     progress_every: f64,
     certificate_nodes: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // Bounded as the CLI's --time: beyond `Duration`'s range (1e20) the conversion panicked.
     let time = match time {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            return Err(input_error(format!("bad time {t}: expected seconds > 0")))
+        Some(t) if !(t > 0.0 && t <= MAX_TIME_SECS) => {
+            return Err(input_error(format!(
+                "bad time {t}: expected seconds > 0 and at most {MAX_TIME_SECS:e}"
+            )))
         }
         t => t.map(Duration::from_secs_f64),
     };
+    if let Some(f) = &progress {
+        // Checked now: a solve that ends before the first call would accept anything.
+        if !f.bind(py).is_callable() {
+            let kind = f.bind(py).get_type().name()?;
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "progress must be callable or None, not {kind}"
+            )));
+        }
+    }
     let every = match Duration::try_from_secs_f64(progress_every) {
         Ok(d) if !d.is_zero() => d,
         _ => {

@@ -825,6 +825,49 @@ impl QuantumPosition {
         n
     }
 
+    /// [`QuantumPosition::perft`] that gives up once `stop()` says so (`None`), checked at
+    /// every node above the last ply: for a caller on another thread that must stay
+    /// interruptible (Python's Ctrl-C). The position comes back unchanged either way.
+    pub fn perft_until(&mut self, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
+        if stop() {
+            return None;
+        }
+        if depth <= 1 {
+            return Some(self.perft(depth));
+        }
+        let mut n = 0;
+        for m in self.legal_moves() {
+            if self.play(m).is_ok() {
+                let leaves = self.perft_until(depth - 1, stop);
+                self.undo();
+                n += leaves?;
+            }
+        }
+        Some(n)
+    }
+
+    /// [`QuantumPosition::perft_shard`] that gives up once `stop()` says so (`None`), as
+    /// [`QuantumPosition::perft_until`].
+    pub fn perft_shard_until(
+        &mut self,
+        depth: u32,
+        shard: crate::shard::Shard,
+        stop: &impl Fn() -> bool,
+    ) -> Option<u64> {
+        if depth <= 1 {
+            return Some(self.perft_shard(depth, shard));
+        }
+        let mut n = 0;
+        for (k, m) in self.legal_moves().into_iter().enumerate() {
+            if shard.owns(k) && self.play(m).is_ok() {
+                let leaves = self.perft_until(depth - 1, stop);
+                self.undo();
+                n += leaves?;
+            }
+        }
+        Some(n)
+    }
+
     /// The glyph of piece `id` in a diagram: its kanji once its kinds are down to one
     /// (`龍` for a promoted rook), else `量` (`成` promoted) with its kinds (`飛香`).
     fn glyph(&self, id: u8) -> Glyph {
@@ -960,6 +1003,32 @@ pub const KANJI_RANK: [char; 9] = ['一', '二', '三', '四', '五', '六', '�
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stoppable perft counts as `perft_shard` (depths 0-2, whole and in 3 shards)
+    /// and gives up at once when stopped.
+    #[test]
+    fn perft_until_counts_as_perft_and_stops() {
+        let mut p = QuantumPosition::new(EngineKind::Counting, Variant::Standard);
+        let go = || false;
+        for depth in 0..=2 {
+            for shard in [
+                crate::shard::Shard::WHOLE,
+                crate::shard::Shard::new(1, 3).unwrap(),
+            ] {
+                assert_eq!(
+                    p.perft_shard_until(depth, shard, &go),
+                    Some(p.perft_shard(depth, shard)),
+                    "depth {depth}"
+                );
+            }
+            assert_eq!(p.perft_until(depth, &go), Some(p.perft(depth)));
+        }
+        assert_eq!(p.perft_until(2, &|| true), None);
+        assert_eq!(
+            p.perft_shard_until(2, crate::shard::Shard::WHOLE, &|| true),
+            None
+        );
+    }
 
     #[test]
     fn the_picture_shows_every_piece_with_its_kinds() {

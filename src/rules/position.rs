@@ -993,6 +993,28 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     n
 }
 
+/// [`perft`] that gives up once `stop()` says so (`None`), checked at every node above the
+/// bulk-counted last ply: for a caller on another thread that must stay interruptible
+/// (Python's Ctrl-C). The position comes back unchanged either way.
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
+    if stop() {
+        return None;
+    }
+    if depth <= 1 {
+        return Some(perft(pos, depth));
+    }
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
+    let mut n = 0;
+    for &m in &moves {
+        pos.play_unchecked(m);
+        let leaves = perft_until(pos, depth - 1, stop);
+        pos.undo();
+        n += leaves?;
+    }
+    Some(n)
+}
+
 /// [`perft`] split by first move: `(move, leaves)` for each legal move.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let moves = pos.legal_moves();
@@ -1041,6 +1063,26 @@ mod tests {
         ),
         ("4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1", Rules::TSUME),
     ];
+
+    /// `perft_until` without a stop is `perft` (depths 0-3 from both walk starts); with
+    /// the stop set it gives up and leaves the position as it was.
+    #[test]
+    fn perft_until_counts_as_perft_and_stops() {
+        for (sfen, rules) in WALK_STARTS {
+            let mut pos = crate::notation::sfen::parse_position(sfen, rules).unwrap();
+            let before = crate::notation::sfen::write_sfen(&pos);
+            for depth in 0..=3 {
+                let go = || false;
+                assert_eq!(
+                    perft_until(&mut pos, depth, &go),
+                    Some(perft(&mut pos, depth)),
+                    "{sfen} depth {depth}"
+                );
+            }
+            assert_eq!(perft_until(&mut pos, 3, &|| true), None);
+            assert_eq!(crate::notation::sfen::write_sfen(&pos), before);
+        }
+    }
 
     /// `after_unchecked` is `clone` + `play_unchecked` without the history: on every
     /// legal move along random games, the same board, hands, side, move number, key,

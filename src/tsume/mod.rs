@@ -193,6 +193,11 @@ impl ProofNumbers {
     }
 }
 
+/// The longest time limit front ends accept, in seconds (`tsume --time`, Python's
+/// `tsume.solve(time=…)`): about 31 years, far beyond any search, and well inside what
+/// [`std::time::Duration`] and [`std::time::Instant`] can hold.
+pub const MAX_TIME_SECS: f64 = 1e9;
+
 /// Limits of one search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SolverOptions {

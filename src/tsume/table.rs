@@ -310,7 +310,13 @@ impl Table {
         let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let per_cluster = CLUSTER_WORDS * 8;
         let mut clusters = 1usize;
-        while clusters * 2 * per_cluster <= bytes {
+        // Checked: near `usize::MAX` (a `memory_mib` of 2^44 or more, as Python can pass) the
+        // product wraps to 0 and the loop never ended; the largest power of two that fits
+        // is then refused by `Memory::new`.
+        while clusters
+            .checked_mul(2 * per_cluster)
+            .is_some_and(|b| b <= bytes)
+        {
             clusters *= 2;
         }
         Ok(Table {
@@ -781,6 +787,15 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request too large for any machine is refused, whatever its size: from 2^44 MiB
+    /// the byte count saturates and the sizing loop used to wrap around forever.
+    #[test]
+    fn an_impossible_size_is_an_error() {
+        for mib in [1 << 40, 1 << 44, usize::MAX / 2, usize::MAX] {
+            assert!(Table::try_new(mib).is_err(), "{mib} MiB");
+        }
+    }
 
     #[test]
     fn superiority() {

@@ -91,7 +91,7 @@ def test_errors_are_one_line_exceptions():
     assert issubclass(ShogiLabError, ValueError)
 
 
-def test_records_match_the_cli(cli, root):
+def test_records_match_the_cli(cli, root, tmp_path):
     for name in ["sjis_hirate_times.kif", "nimaiochi.ki2", "floodgate_style.csa", "utf8_bom_branches.kifu"]:
         path = str(root / "specs" / "records" / name)
         sfen, moves, headers = shogi_lab.read_record(path)
@@ -104,7 +104,7 @@ def test_records_match_the_cli(cli, root):
         assert start.sfen() == sfen
         for fmt in ["kif", "ki2", "csa"]:
             text = shogi_lab.write_record(sfen, moves, to=fmt, headers=headers)
-            out = root / "target" / f"py-roundtrip.{fmt}"
+            out = tmp_path / f"py-roundtrip.{fmt}"
             out.write_bytes(text.encode("utf-8"))
             s2, m2, _ = shogi_lab.read_record(str(out))
             assert (s2, m2) == (sfen, moves), (name, fmt)

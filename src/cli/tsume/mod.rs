@@ -97,9 +97,10 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    if !t.is_finite() || !(0.0..=1e9).contains(&t) {
+    if !t.is_finite() || !(0.0..=crate::tsume::MAX_TIME_SECS).contains(&t) {
         return Err(format!(
-            "{s:?}: the time must be a finite number of seconds between 0 and 1e9"
+            "{s:?}: the time must be a finite number of seconds between 0 and {:e}",
+            crate::tsume::MAX_TIME_SECS
         ));
     }
     Ok(t)

@@ -276,7 +276,8 @@ impl<P: MatePosition> Solver<P> {
         self.plays = 0;
         self.max_depth = 0;
         self.node_limit = self.opts.nodes;
-        self.deadline = self.opts.time.map(|t| start + t);
+        // A time past what `Instant` can hold is no deadline (adding it would panic).
+        self.deadline = self.opts.time.and_then(|t| start.checked_add(t));
         self.aborted = false;
         self.plain = self.opts.count_futile;
         if let Some(c) = &self.opts.control {

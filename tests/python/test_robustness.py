@@ -1,0 +1,164 @@
+"""Bad arguments, interrupts and threads, as a notebook meets them: every bad argument is a
+Python exception (never a panic, a hang or a crash of the interpreter), long counts stop
+on Ctrl-C, and objects cross threads, copies and pickles.
+
+What could hang or kill the interpreter runs in a child process with a timeout."""
+
+import copy
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import shogi_lab
+from shogi_lab import Position, ShogiLabError, quantum, tsume
+
+MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
+
+
+def run_child(code: str, timeout: float = 120) -> str:
+    """Runs `code` in a child interpreter; its stdout (a crash or a hang fails the test)."""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, f"exit {r.returncode}: {r.stderr[-2000:]}"
+    return r.stdout
+
+
+def test_tsume_time_beyond_the_clis_bound_is_an_input_error():
+    # 1e20 s panicked converting to a Duration (PanicException); 1e19 s overflowed the
+    # solver's Instant (a panic on its thread). The CLI's --time takes 0 to 1e9.
+    for t in [1e10, 1e19, 1e20, 1e300]:
+        with pytest.raises(ShogiLabError, match="bad time"):
+            tsume.solve(MATE1, time=t)
+    assert tsume.solve(MATE1, time=1e9).result == "mate"
+
+
+def test_tsume_huge_memory_is_a_memory_error_not_a_hang():
+    # From 2**44 MiB the table's sizing loop wrapped around and never ended (no Ctrl-C either).
+    out = run_child(f"""
+import shogi_lab.tsume as t
+for mib in [2**44, 2**63, 2**64 - 1]:
+    try:
+        t.solve({MATE1!r}, memory_mib=mib)
+        print("solved")
+    except MemoryError:
+        print("MemoryError")
+""", timeout=60)
+    assert out.split() == ["MemoryError"] * 3
+
+
+def test_tsume_progress_must_be_callable():
+    # A solve that ends before the first progress call accepted anything.
+    with pytest.raises(TypeError, match="progress must be callable"):
+        tsume.solve(MATE1, progress=5)
+    with pytest.raises(TypeError, match="progress must be callable"):
+        tsume.solve(MATE1, progress="print")
+    seen = []
+    assert tsume.solve(MATE1, progress=seen.append).result == "mate"
+
+
+def test_perft_depth_out_of_range_is_an_input_error():
+    # Depth 100 000 overflowed the calling thread's stack: a segmentation fault.
+    out = run_child("""
+from shogi_lab import Position, ShogiLabError, quantum
+for f in [lambda: Position().perft(100_000), lambda: quantum.perft(100_000)]:
+    try:
+        f()
+        print("counted")
+    except ShogiLabError as e:
+        print("ShogiLabError" if "bad depth" in str(e) else e)
+""")
+    assert out.split() == ["ShogiLabError", "ShogiLabError"]
+    assert Position().perft(0) == 1 and quantum.perft(0) == 1
+
+
+@pytest.mark.parametrize("call", ["Position().perft(9)", "quantum.perft(6)"])
+def test_perft_ctrl_c_stops_the_count(call):
+    # Hours of counting: SIGINT once the call has started must end it with
+    # KeyboardInterrupt (it went on to the end before, Ctrl-C unheard).
+    code = f"""
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from shogi_lab import Position, quantum
+print("ready", flush=True)
+try:
+    {call}
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        import time
+
+        time.sleep(1)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=120)
+        assert out.split() == ["interrupted"]
+    finally:
+        child.kill()
+
+
+def test_perft_leaves_the_position_free_for_other_threads():
+    # A long perft on one thread held the Position borrowed: `play` on another thread
+    # raised RuntimeError("Already borrowed") until the count ended.
+    out = run_child("""
+import os, threading, time
+from shogi_lab import Position
+p = Position()
+threading.Thread(target=lambda: p.perft(9), daemon=True).start()
+time.sleep(0.5)
+try:
+    p.play("7g7f")
+    print(p.moves())
+except RuntimeError as e:
+    print("RuntimeError", e)
+os._exit(0)
+""")
+    assert out.strip() == "['7g7f']"
+
+
+def test_position_pickles_and_copies_with_its_history():
+    # `copy.copy`, `copy.deepcopy` and pickle raised "cannot pickle ... Position".
+    p = Position()
+    for mv in ["5i4h", "5a4b", "4h5i", "4b5a"] * 2 + ["5i4h", "5a4b", "4h5i"]:
+        p.play(mv)
+    for q in [copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))]:
+        assert q is not p and q == p and q.usi() == p.usi() and q.moves() == p.moves()
+        # The history came along: the next move is the fourth repetition (千日手).
+        q.play("4b5a")
+        assert q.outcome() == ("draw", "repetition")
+    assert p.outcome() == ("ongoing", None)
+
+
+def test_write_record_rejects_headers_that_do_not_fit_on_a_line(tmp_path):
+    # A line break in a header wrote a record that read back differently.
+    for headers in [{"先手": "a\nb"}, {"先\r手": "a"}, {"": "a"}, {"先手：後手": "a"}]:
+        with pytest.raises(ShogiLabError, match="bad header"):
+            shogi_lab.write_record("startpos", ["7g7f"], to="kif", headers=headers)
+    text = shogi_lab.write_record("startpos", ["7g7f"], to="kif", headers={"先手": "a b"})
+    path = tmp_path / "one.kif"
+    path.write_text(text, encoding="utf-8")
+    assert shogi_lab.read_record(str(path))[2]["先手"] == "a b"
+
+
+def test_tsume_solves_from_several_threads_at_once(root):
+    # Each thread's answer is the one it gets alone (the solves share nothing).
+    lines = (root / "specs/tsume/cases.sfen").read_text(encoding="utf-8").splitlines()
+    sfens = [l.split("\t")[1] for l in lines if l.strip() and not l.startswith("#")][:4]
+    alone = [tsume.solve(s, nodes=100_000, memory_mib=16) for s in sfens]
+    together = [None] * len(sfens)
+
+    def solve(i):
+        together[i] = tsume.solve(sfens[i], nodes=100_000, memory_mib=16)
+
+    threads = [threading.Thread(target=solve, args=(i,)) for i in range(len(sfens))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    strip = lambda r: {k: v for k, v in vars(r).items() if k != "time_ms"}
+    assert [strip(r) for r in together] == [strip(r) for r in alone]
