@@ -448,3 +448,16 @@ fn item_12_place_refuses_zero_counts_and_answers_sets_beyond_shogi() {
         .unwrap()
         .contains("\"count\":65240"));
 }
+
+/// A perft depth the stack could not hold (100 000 aborted with a stack overflow) is an
+/// input error, for the rules core's perft and the quantum game's.
+#[test]
+fn perft_depths_are_bounded() {
+    one_line(&run(&["perft", "startpos", "100000"]), 2, "not in 0..=1000");
+    one_line(&run(&["quantum", "perft", "1001"]), 2, "not in 0..=1000");
+    let o = run(&["perft", "startpos", "2", "--json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("\"nodes\":900"));
+}

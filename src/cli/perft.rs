@@ -7,7 +7,8 @@ use std::time::Instant;
 pub struct PerftArgs {
     /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file.
     pub position: String,
-    /// Depth in plies.
+    /// Depth in plies (0 to 1000).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rules::MAX_PERFT_DEPTH)))]
     pub depth: u32,
     /// One line per legal move: `<USI move>: <nodes>`.
     #[arg(long)]

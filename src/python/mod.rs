@@ -37,10 +37,7 @@ pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
 /// progress clocks ([`crate::tsume::watched`] wakes it at once when the work is done).
 pub(crate) const POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// The deepest perft the bindings take (`Position.perft`, `quantum.perft`): far beyond
-/// any count that could finish, and a recursion the worker's stack holds (a depth of
-/// 100 000 overflowed the calling thread's stack: a segmentation fault).
-pub(crate) const MAX_PERFT_DEPTH: u32 = 1000;
+use crate::rules::MAX_PERFT_DEPTH;
 
 /// A [`ShogiLabError`] unless `depth` is at most [`MAX_PERFT_DEPTH`].
 pub(crate) fn check_perft_depth(depth: u32) -> PyResult<()> {

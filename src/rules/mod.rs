@@ -15,6 +15,7 @@ pub use game::{declaration, Declaration, DrawReason, Game, GameError, Outcome, W
 pub use hand::Hand;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use position::{
-    perft, perft_divide, perft_until, IllegalMove, Position, PositionError, Rules, Setup, Violation,
+    perft, perft_divide, perft_until, IllegalMove, Position, PositionError, Rules, Setup,
+    Violation, MAX_PERFT_DEPTH,
 };
 pub use types::*;

@@ -974,6 +974,11 @@ impl PartialEq for Position {
 }
 impl Eq for Position {}
 
+/// The deepest perft the front ends take (CLI `perft` and `quantum perft`, Python's
+/// `Position.perft` and `quantum.perft`): far beyond any count that could finish, and a
+/// recursion an 8 MiB stack holds (a depth of 100 000 overflowed it: an abort).
+pub const MAX_PERFT_DEPTH: u32 = 1000;
+
 /// Counts the leaves of the legal move tree of `depth` plies (bulk-counted at the last ply).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {

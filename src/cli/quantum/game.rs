@@ -111,7 +111,8 @@ pub struct PlayArgs {
 /// Arguments of `quantum perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// Depth in plies.
+    /// Depth in plies (0 to 1000).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rules::MAX_PERFT_DEPTH)))]
     pub depth: u32,
     /// Convergence engine.
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
