@@ -109,9 +109,10 @@ pub fn extract_length(
 pub const LENGTH_MAX_NODES: usize = 3_000_000;
 
 /// Peak process memory per graph node while a length certificate is built, written
-/// and checked, rounded up: 図巧35 (2 925 145 nodes, 360 MB of JSON lines) peaks at
-/// 1.47 GB with the solver's 256 MiB table, about 500 bytes a node, since the nodes
-/// keep packed positions ([`super::NodePosition`]; 1.3 KB a node before, session 24).
+/// and checked, rounded up: 図巧35 (2 925 145 nodes in version 3, 360 MB of JSON lines)
+/// peaked at 1.47 GB with the solver's 256 MiB table, about 500 bytes a node, since the
+/// nodes keep packed positions ([`super::NodePosition`]; 1.3 KB a node before, session
+/// 24); in version 4 (866 036 nodes, 107 MB) it peaks at 0.53 GB, about 300 bytes a node.
 const BYTES_PER_NODE: u64 = 640;
 
 /// The fallback node total of each half: this many times the solve's nodes, and at
