@@ -3,7 +3,10 @@
 import json
 import os
 import pathlib
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -37,3 +40,31 @@ def cli():
 @pytest.fixture(scope="session")
 def root() -> pathlib.Path:
     return ROOT
+
+
+def interrupted_after(imports: str, call: str, seconds: float) -> str:
+    """Runs `call` in a child Python (after `imports`), sends SIGINT `seconds` after the
+    call starts, and returns what the child printed: "interrupted" when the call ended
+    with KeyboardInterrupt, "finished" when it ran to its end."""
+    # The child installs Python's SIGINT handler itself: a process started in the
+    # background by a shell inherits SIGINT ignored, and Python then keeps it so.
+    code = f"""
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+{imports}
+print("ready", flush=True)
+try:
+    {call}
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(seconds)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=120)
+        return out.strip()
+    finally:
+        child.kill()

@@ -6,6 +6,7 @@ import json
 import pytest
 
 import shogi_lab
+from conftest import interrupted_after
 from shogi_lab import Position, ShogiLabError, placement, quantum, tsume
 
 POSITIONS = [
@@ -334,33 +335,8 @@ def test_tsume_ctrl_c_stops_the_search(root):
     # A child solves 図巧21 without limits (its proof of 25 plies takes about 1 G nodes,
     # a quarter of an hour) and no progress callback; SIGINT two seconds after the call
     # starts must end it with KeyboardInterrupt well before that.
-    import signal
-    import subprocess
-    import sys
-    import time as clock
-
-    # The child installs Python's SIGINT handler itself: a process started in the
-    # background by a shell inherits SIGINT ignored, and Python then keeps it so.
-    code = f"""
-import signal
-signal.signal(signal.SIGINT, signal.default_int_handler)
-import shogi_lab.tsume as t
-print("ready", flush=True)
-try:
-    t.solve({classic(root, "zukou-021")!r}, certify=False)
-    print("finished")
-except KeyboardInterrupt:
-    print("interrupted")
-"""
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        clock.sleep(2)
-        child.send_signal(signal.SIGINT)
-        out, _ = child.communicate(timeout=120)
-        assert out.split() == ["interrupted"]
-    finally:
-        child.kill()
+    call = f"t.solve({classic(root, 'zukou-021')!r}, certify=False)"
+    assert interrupted_after("import shogi_lab.tsume as t", call, 2) == "interrupted"
 
 
 def test_tsume_certificate_nodes_caps_the_length_certificate(root):

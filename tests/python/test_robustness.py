@@ -6,7 +6,6 @@ What could hang or kill the interpreter runs in a child process with a timeout."
 
 import copy
 import pickle
-import signal
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ import threading
 import pytest
 
 import shogi_lab
+from conftest import interrupted_after
 from shogi_lab import Position, ShogiLabError, quantum, tsume
 
 MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
@@ -78,28 +78,7 @@ for f in [lambda: Position().perft(100_000), lambda: quantum.perft(100_000)]:
 def test_perft_ctrl_c_stops_the_count(call):
     # Hours of counting: SIGINT once the call has started must end it with
     # KeyboardInterrupt (it went on to the end before, Ctrl-C unheard).
-    code = f"""
-import signal
-signal.signal(signal.SIGINT, signal.default_int_handler)
-from shogi_lab import Position, quantum
-print("ready", flush=True)
-try:
-    {call}
-    print("finished")
-except KeyboardInterrupt:
-    print("interrupted")
-"""
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        import time
-
-        time.sleep(1)
-        child.send_signal(signal.SIGINT)
-        out, _ = child.communicate(timeout=120)
-        assert out.split() == ["interrupted"]
-    finally:
-        child.kill()
+    assert interrupted_after("from shogi_lab import Position, quantum", call, 1) == "interrupted"
 
 
 def test_perft_leaves_the_position_free_for_other_threads():
