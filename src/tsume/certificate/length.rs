@@ -106,7 +106,7 @@ pub fn extract_length(
 
 /// Graph nodes of one half of a length certificate when memory allows
 /// ([`length_limits`]); the plain certificate's 2 000 000 otherwise.
-pub const LENGTH_MAX_NODES: usize = 3_000_000;
+pub const LENGTH_MAX_NODES: usize = 4_000_000;
 
 /// Peak process memory per graph node while a length certificate is built, written
 /// and checked, rounded up: 図巧35 (2 925 145 nodes in version 3, 360 MB of JSON lines)
