@@ -4,7 +4,7 @@
 //! a search; `stop`, `quit` and the end of input end a search at once (the solver
 //! polls its stop flag every 1024 nodes; if it has not answered within
 //! [`STOP_GRACE`], the engine answers without it). Every `go` gets one reply, in
-//! order: one that arrives while a search runs waits for it ([`Queued`]).
+//! order: one that arrives while a search runs waits for it (`Queued`).
 
 use super::clock::budget;
 use super::command::{parse_command, Command, Go, GoError, MateLimit};
