@@ -15,7 +15,8 @@ Long calls release the GIL.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from os import PathLike
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import Position, ShogiLabError
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-def read_record(path: str) -> Tuple[str, List[str], Dict[str, str]]:
+def read_record(path: Union[str, PathLike[str]]) -> Tuple[str, List[str], Dict[str, str]]:
     """Reads the first game of a KIF/KI2/CSA/USI file (UTF-8 or Shift_JIS).
 
     Returns ``(start_sfen, moves, headers)``: the start position as SFEN, the

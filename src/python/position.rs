@@ -56,8 +56,9 @@ impl Position {
     /// The position after `ply` main-line moves of the first game in a KIF/KI2/CSA/USI file.
     #[staticmethod]
     #[pyo3(signature = (path, ply=0))]
-    fn from_record(path: &str, ply: usize) -> PyResult<Position> {
-        let rec = super::record::first_record(path)?;
+    fn from_record(path: std::path::PathBuf, ply: usize) -> PyResult<Position> {
+        let rec = super::record::first_record(&path)?;
+        let path = path.display();
         let moves = rec.main_moves();
         if ply > moves.len() {
             return Err(input_error(format!(

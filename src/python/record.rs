@@ -9,7 +9,9 @@ use crate::rules::Rules;
 use pyo3::prelude::*;
 
 /// The first game of a KIF/KI2/CSA/USI file, read as the CLI reads it.
-pub(crate) fn first_record(path: &str) -> PyResult<Record> {
+pub(crate) fn first_record(path: &std::path::Path) -> PyResult<Record> {
+    let path = path.to_string_lossy();
+    let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| input_error(format!("{path}: {e}")))?;
     let recs =
         crate::cli::convert::read_records(path, &bytes).map_err(|f| input_error(f.message))?;
@@ -21,10 +23,11 @@ pub(crate) fn first_record(path: &str) -> PyResult<Record> {
 /// `(start_sfen, moves, headers)`: a record as Python sees it.
 type RecordTuple = (String, Vec<String>, Vec<(String, String)>);
 
-/// `(start_sfen, moves, headers)` of the first game in a record file (main line, USI moves).
+/// `(start_sfen, moves, headers)` of the first game in a record file (main line, USI moves);
+/// `path` a `str` or any `os.PathLike` (`pathlib.Path`).
 #[pyfunction]
-pub fn read_record(path: &str) -> PyResult<RecordTuple> {
-    let rec = first_record(path)?;
+pub fn read_record(path: std::path::PathBuf) -> PyResult<RecordTuple> {
+    let rec = first_record(&path)?;
     Ok((
         write_sfen(&rec.start),
         rec.main_moves().iter().map(|m| m.to_string()).collect(),

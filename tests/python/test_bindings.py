@@ -109,6 +109,9 @@ def test_records_match_the_cli(cli, root, tmp_path):
             out.write_bytes(text.encode("utf-8"))
             s2, m2, _ = shogi_lab.read_record(str(out))
             assert (s2, m2) == (sfen, moves), (name, fmt)
+            # A pathlib.Path reads the same (os.PathLike).
+            assert shogi_lab.read_record(out)[:2] == (sfen, moves), (name, fmt)
+            assert Position.from_record(out, ply=len(moves)).sfen() == Position.from_record(str(out), ply=len(moves)).sfen()
     with pytest.raises(ShogiLabError, match="illegal_move.kif"):
         shogi_lab.read_record(str(root / "specs" / "records" / "bad" / "illegal_move.kif"))
     with pytest.raises(ShogiLabError, match="bad format"):
