@@ -38,18 +38,26 @@ pub(super) fn between(a: Square, b: Square) -> Vec<Square> {
         .collect()
 }
 
+/// Where the defender to move in `p` may interpose: its king's square, the square of the
+/// one piece attacking it, and the squares strictly between them (`None` unless exactly
+/// one piece attacks the king).
+pub(super) fn interposition_line(p: &Position) -> Option<(Square, Square, Vec<Square>)> {
+    let us = p.side_to_move();
+    let king = p.king(us)?;
+    let checkers = p.attackers_to(!us, king, p.occupied());
+    if checkers.count() != 1 {
+        return None;
+    }
+    let x = checkers.first()?;
+    Some((king, x, between(king, x)))
+}
+
 /// If the reply `r` of the defender to move in `p` is an interposition: the checker's
 /// square. The king must be attacked by exactly one piece, and `r` must land strictly
 /// between that piece and the king without moving the king.
 pub(super) fn interposition(p: &Position, r: Move) -> Option<Square> {
-    let us = p.side_to_move();
-    let king = p.king(us)?;
-    let checkers = p.attackers_to(!us, king, p.occupied());
-    if checkers.count() != 1 || r.from() == Some(king) {
-        return None;
-    }
-    let x = checkers.first()?;
-    between(king, x).contains(&r.to()).then_some(x)
+    let (king, x, line) = interposition_line(p)?;
+    (r.from() != Some(king) && line.contains(&r.to())).then_some(x)
 }
 
 /// Why `c` is no recapture a witness may use after the interposition `r` (checker on

@@ -15,7 +15,7 @@
 //! every sequence of drops (seconds for one node); the distinct test positions are few
 //! (a drop and its recapture leave the same board whatever kind was dropped).
 
-use super::futility::{between, interposition, recaptures};
+use super::futility::{interposition_line, recaptures};
 use super::key::{key_of, Key};
 use super::naive;
 use crate::rules::{Move, Position, Rules};
@@ -47,20 +47,14 @@ pub(super) fn mate_in_1(p: &mut Position) -> Result<Option<Move>, String> {
 /// M(D, 0): whether the defender to move in `d` (in check) has only interpositions that
 /// are futile within 0 plies. `d` comes back unchanged.
 fn mated_within_0(d: &mut Position, memo: &mut Memo) -> Result<bool, String> {
-    let us = d.side_to_move();
-    let Some(king) = d.king(us) else {
-        return Ok(false);
-    };
-    let checkers = d.attackers_to(!us, king, d.occupied());
-    // A reply can interpose only against one checker, on a square between it and the king.
-    let line = match (checkers.count(), checkers.first()) {
-        (1, Some(x)) => between(king, x),
-        _ => Vec::new(),
-    };
-    // The first legal reply that is no interposition refutes; else collect them all.
+    // The first legal reply that is no interposition refutes; else collect them all
+    // (`futility::interposition`'s rule, its line computed once).
+    let line = interposition_line(d);
     let mut interpositions = Vec::new();
     let escaped = naive::any_legal(d, |r| {
-        let interposes = r.from() != Some(king) && line.contains(&r.to());
+        let interposes = line
+            .as_ref()
+            .is_some_and(|(king, _, between)| r.from() != Some(*king) && between.contains(&r.to()));
         if interposes {
             interpositions.push(r);
         }
@@ -70,8 +64,9 @@ fn mated_within_0(d: &mut Position, memo: &mut Memo) -> Result<bool, String> {
         return Ok(false);
     }
     for r in interpositions {
-        let Some(x) = interposition(d, r) else {
-            return Err(format!("{r} should interpose"));
+        // (Some: `r` interposed on it.)
+        let Some((_, x, _)) = line else {
+            return Ok(false);
         };
         let mut futile = false;
         for c in recaptures(d, r, x) {
