@@ -2,13 +2,13 @@
 
 use super::error::{InputError, Origin};
 use super::Failure;
-use crate::notation::csa::{read_csa, write_csa_games};
+use crate::notation::csa::write_csa_games;
+use crate::notation::detect::read_records;
 use crate::notation::jkf::write_jkf;
-use crate::notation::kif::{read_kif, write_kif, Flavor};
-use crate::notation::record::{decode, Record};
-use crate::notation::sfen::{parse_usi_position, write_sfen, write_usi_position};
+use crate::notation::kif::{write_kif, Flavor};
+use crate::notation::record::Record;
+use crate::notation::sfen::{write_sfen, write_usi_position};
 use crate::output::gen::GenRecord;
-use crate::rules::Rules;
 use std::io::Read;
 
 /// Output formats.
@@ -105,49 +105,6 @@ fn emit_encoded(text: &str, encoding: Encoding) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Reads records from bytes: CSA if the name ends in `.csa` or the text looks like CSA,
-/// a USI `position` line, else KIF/KI2. `name` is the file's path, `-` for stdin.
-///
-/// # Errors
-/// A [`Failure::input`] with the located parse error (`PATH:LINE[:COL]: message`).
-pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, Failure> {
-    let origin = || Origin::file(name);
-    let text = decode(bytes).map_err(|e| InputError::in_text(origin(), "", &e))?;
-    let first = text
-        .lines()
-        .map(|l| l.trim_start_matches('\u{feff}').trim())
-        .find(|l| !l.is_empty() && !l.starts_with('\'') && !l.starts_with('#'))
-        .unwrap_or("");
-    let looks_csa = name.ends_with(".csa")
-        || ["V2", "V3", "PI", "P1", "N+", "N-", "$"]
-            .iter()
-            .any(|p| first.starts_with(p));
-    if looks_csa {
-        return Ok(read_csa(&text).map_err(|e| InputError::in_text(origin(), &text, &e))?);
-    }
-    if first.starts_with("position") || first.starts_with("sfen") || first.starts_with("startpos") {
-        let mut out = Vec::new();
-        for (i, l) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let u = parse_usi_position(l, Rules::STANDARD)
-                .or_else(|_| parse_usi_position(l, Rules::TSUME))
-                .map_err(|e| InputError::in_line(origin(), i + 1, 1, l, &e))?;
-            let mut start = u.position.clone();
-            for _ in 0..u.moves.len() {
-                start.undo();
-            }
-            out.push(Record::from_moves(start, &u.moves));
-        }
-        return Ok(out);
-    }
-    Ok(read_kif(&text)
-        .map(|r| vec![r])
-        .map_err(|e| InputError::in_text(origin(), &text, &e))?)
-}
-
 /// Runs `convert`.
 ///
 /// # Errors
@@ -162,7 +119,8 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
     } else {
         std::fs::read(&a.file).map_err(|e| InputError::new(Origin::file(&a.file), e))?
     };
-    let mut recs = read_records(&a.file, &bytes)?;
+    let mut recs = read_records(&a.file, &bytes)
+        .map_err(|e| InputError::in_text(Origin::file(&a.file), "", &e))?;
     for r in &mut recs {
         for c in &mut r.header_comments {
             *c = header_comment(c, a.encoding);

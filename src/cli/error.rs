@@ -206,7 +206,8 @@ fn without_json_place(why: &str) -> &str {
 
 // ------------------------------------------------------------ the parsers' errors
 
-use crate::notation::record::{RecordError, RecordErrorKind};
+use crate::notation::detect::ReadError;
+use crate::notation::record::RecordError;
 use crate::notation::sfen::{SfenError, UsiPositionError};
 
 impl Located for SfenError {
@@ -238,13 +239,21 @@ impl Located for RecordError {
         self.kind.to_string()
     }
     fn location(&self, _: &str) -> Location {
-        let col = match self.kind {
-            RecordErrorKind::Encoding(b) | RecordErrorKind::Binary(b) => Some(b),
-            _ => None,
-        };
         Location {
             line: Some(self.line),
-            col,
+            col: self.column(),
+        }
+    }
+}
+
+impl Located for ReadError {
+    fn message(&self) -> String {
+        self.kind.to_string()
+    }
+    fn location(&self, _: &str) -> Location {
+        Location {
+            line: Some(self.line),
+            col: self.column,
         }
     }
 }

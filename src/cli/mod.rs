@@ -6,7 +6,7 @@
 //! `PATH:LINE:COL: message`, [`error`]), 3 internal error.
 
 pub mod certificate;
-pub(crate) mod convert;
+mod convert;
 mod diff;
 pub mod error;
 mod experiments;
@@ -174,7 +174,8 @@ pub(crate) fn is_record_file(arg: &str) -> bool {
 pub(crate) fn record_position(path: &str, ply: usize) -> Result<crate::rules::Position, Failure> {
     let origin = || Origin::File(path.to_string());
     let bytes = std::fs::read(path).map_err(|e| InputError::new(origin(), e))?;
-    let recs = convert::read_records(path, &bytes)?;
+    let recs = crate::notation::detect::read_records(path, &bytes)
+        .map_err(|e| InputError::in_text(Origin::file(path), "", &e))?;
     let rec = recs
         .first()
         .ok_or_else(|| InputError::new(origin(), "no game in the file"))?;

@@ -289,6 +289,17 @@ pub struct RecordError {
     pub kind: RecordErrorKind,
 }
 
+impl RecordError {
+    /// The 1-based byte column in the line, known for undecodable bytes
+    /// ([`RecordErrorKind::Encoding`], [`RecordErrorKind::Binary`]) only.
+    pub fn column(&self) -> Option<usize> {
+        match self.kind {
+            RecordErrorKind::Encoding(b) | RecordErrorKind::Binary(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
 /// Decodes a record file: UTF-8 (with or without BOM), else Shift_JIS (CP932).
 ///
 /// # Errors

@@ -2,22 +2,31 @@
 
 use super::input_error;
 use crate::notation::csa::write_csa;
+use crate::notation::detect::{read_records, ReadError};
 use crate::notation::kif::{write_kif, Flavor};
 use crate::notation::record::Record;
 use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen, write_usi_position};
 use crate::rules::Rules;
 use pyo3::prelude::*;
 
-/// The first game of a KIF/KI2/CSA/USI file, read as the CLI reads it.
+/// The first game of a KIF/KI2/CSA/USI file, read as the CLI reads it
+/// ([`read_records`]).
 pub(crate) fn first_record(path: &std::path::Path) -> PyResult<Record> {
     let path = path.to_string_lossy();
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| input_error(format!("{path}: {e}")))?;
-    let recs =
-        crate::cli::convert::read_records(path, &bytes).map_err(|f| input_error(f.message))?;
+    let recs = read_records(path, &bytes).map_err(|e| input_error(located(path, &e)))?;
     recs.into_iter()
         .next()
         .ok_or_else(|| input_error(format!("{path}: no game in the file")))
+}
+
+/// `e` as the CLI writes it: `PATH:LINE:COL: message` (`PATH:LINE: message` without a column).
+fn located(path: &str, e: &ReadError) -> String {
+    match e.column {
+        Some(col) => format!("{path}:{}:{col}: {}", e.line, e.kind),
+        None => format!("{path}:{}: {}", e.line, e.kind),
+    }
 }
 
 /// `(start_sfen, moves, headers)`: a record as Python sees it.
