@@ -35,4 +35,5 @@ pub mod resources;
 pub mod rules;
 pub mod shard;
 pub mod testdata;
+pub mod thread_clock;
 pub mod tsume;

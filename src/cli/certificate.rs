@@ -6,6 +6,7 @@ use super::{emit, Failure};
 use crate::certificate::check_text;
 use crate::output::tsume::CertificateCheckOut;
 use crate::rules::{Move, Position};
+use crate::thread_clock::Stopwatch;
 use crate::tsume::certificate::{
     extract, extract_length, extract_length_with, length_limits_with_nodes, write_jsonl,
     Certificate, ExtractError,
@@ -103,32 +104,6 @@ fn problem_position(sfen: &str) -> Result<Position, Failure> {
     })
 }
 
-/// CPU time of the calling thread: `CLOCK_THREAD_CPUTIME_ID` through the `cpu-time`
-/// crate (ns resolution; `clock_gettime(2)`), else `/proc/thread-self/schedstat`, whose
-/// first field is the time on CPU in ns but advances by scheduler ticks (`proc(5)`);
-/// `None` when neither is available.
-pub fn thread_cpu() -> Option<std::time::Duration> {
-    if let Ok(t) = cpu_time::ThreadTime::try_now() {
-        return Some(t.as_duration());
-    }
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(std::time::Duration::from_nanos(ns))
-}
-
-/// Milliseconds since `(wall, cpu)`: CPU time when the platform gives it, else wall clock.
-pub(crate) fn ms_since(start: (Instant, Option<std::time::Duration>)) -> f64 {
-    match (start.1, thread_cpu()) {
-        (Some(a), Some(b)) => (b.saturating_sub(a)).as_secs_f64() * 1e3,
-        _ => start.0.elapsed().as_secs_f64() * 1e3,
-    }
-}
-
-/// Now, as `(wall, cpu)` for [`ms_since`].
-pub(crate) fn now() -> (Instant, Option<std::time::Duration>) {
-    (Instant::now(), thread_cpu())
-}
-
 /// What certifying one answer gave.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Certified {
@@ -208,14 +183,14 @@ pub fn certify_answer(
     // counting every reply, version 4 in the default mode; it proves the mate too),
     // else the plain one.
     if result.outcome == Outcome::Mate && result.shortest == Some(true) {
-        let t = now();
+        let t = Stopwatch::start();
         let cert = match length_nodes {
             None => extract_length(solver, root, result),
             Some(n) => length_limits_with_nodes(result, n)
                 .map_err(|e| ExtractError::Memory(e.to_string()))
                 .and_then(|l| extract_length_with(solver, root, result, l)),
         };
-        out.extract_ms += ms_since(t);
+        out.extract_ms += t.elapsed_ms();
         match cert {
             Ok(cert) => {
                 let text = render(&cert)?;
@@ -274,9 +249,9 @@ pub fn certify_answer(
             }
         }
     }
-    let t = now();
+    let t = Stopwatch::start();
     let cert = extract(solver, root, result);
-    out.extract_ms += ms_since(t);
+    out.extract_ms += t.elapsed_ms();
     let cert = match cert {
         Ok(c) => c,
         Err(e) if e.is_stopped() => {
@@ -332,34 +307,12 @@ fn check_into(
     if !check {
         return Ok(());
     }
-    let t = now();
+    let t = Stopwatch::start();
     let verdict = check_text(text, Some(root));
-    out.check_ms += ms_since(t);
+    out.check_ms += t.elapsed_ms();
     match verdict {
         Ok(c) if claims(&c) => Ok(()),
         Ok(_) => Err("the checked certificate proves another length".into()),
         Err(e) => Err(format!("the checker rejected the certificate: {e}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thread_cpu;
-
-    /// The thread clock advances in steps well under a scheduler tick (4 ms here), so
-    /// that "check ≤ solve" can be shown on sub-tick problems.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn thread_cpu_has_sub_ms_resolution() {
-        let a = thread_cpu().expect("thread CPU clock");
-        let mut b = a;
-        while b == a {
-            b = thread_cpu().expect("thread CPU clock");
-        }
-        assert!(
-            b - a < std::time::Duration::from_millis(1),
-            "step {:?}",
-            b - a
-        );
     }
 }
