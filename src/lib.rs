@@ -19,6 +19,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atomic_write;
 pub mod certificate;
 pub mod cli;
 pub mod experiments;

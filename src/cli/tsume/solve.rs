@@ -2,9 +2,10 @@
 //! certified on a thread of its own.
 
 use super::TsumeArgs;
-use crate::cli::certificate::{certify_answer, Certified};
+use crate::cli::certificate::certify_failure;
 use crate::cli::Failure;
 use crate::thread_clock::Stopwatch;
+use crate::tsume::certificate::{certify_answer, Certified};
 use crate::tsume::{watched, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
 use std::path::Path;
 use std::time::Duration;
@@ -65,7 +66,8 @@ pub(super) fn solve_and_certify(
             let t = Stopwatch::start();
             let r = solver.solve(pos);
             let solve_ms = t.elapsed_ms();
-            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)?;
+            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)
+                .map_err(certify_failure)?;
             Ok((r, c, solve_ms))
         },
         |c| {
