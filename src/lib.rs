@@ -23,6 +23,7 @@ pub mod atomic_write;
 pub mod certificate;
 pub mod cli;
 pub mod experiments;
+pub mod input_error;
 pub mod notation;
 pub mod output;
 pub mod placement;
