@@ -19,9 +19,11 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atomic_write;
 pub mod certificate;
 pub mod cli;
 pub mod experiments;
+pub mod input_error;
 pub mod notation;
 pub mod output;
 pub mod placement;
@@ -35,4 +37,5 @@ pub mod resources;
 pub mod rules;
 pub mod shard;
 pub mod testdata;
+pub mod thread_clock;
 pub mod tsume;

@@ -29,19 +29,13 @@ pub struct ShowArgs {
 }
 
 /// Writes `text` to `path` atomically (a temporary file beside it, then a rename).
-pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), Failure> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Failure::from(super::error::InputError::new(
-                super::error::Origin::File(path.display().to_string()),
-                e,
-            ))
-        })
+fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    crate::atomic_write::write_atomically(path, text).map_err(|e| {
+        Failure::from(super::error::InputError::new(
+            super::error::Origin::File(path.display().to_string()),
+            e,
+        ))
+    })
 }
 
 /// The text of `arg` if it names a quantum shogi record file.

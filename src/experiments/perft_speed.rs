@@ -2,10 +2,9 @@
 //! count checked against its published value.
 
 use super::{Config, Experiment, Progress, Table};
-use crate::cli::certificate::thread_cpu;
 use crate::notation::sfen::parse_position;
 use crate::rules::{perft, Rules};
-use std::time::Instant;
+use crate::thread_clock::{thread_cpu, Stopwatch};
 
 /// The perft spec files, embedded so the experiment needs no checkout paths.
 pub const SPEC_FILES: &[(&str, &str)] = &[
@@ -157,11 +156,8 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             parse_position(&case.sfen, Rules::STANDARD).map_err(|e| format!("{}: {e}", case.id))?;
         // The thread's CPU clock advances in scheduler ticks, so a case is repeated until
         // it has run for `MIN_SECS` and the time per run is the mean.
-        let (t, c) = (Instant::now(), thread_cpu());
-        let elapsed = || match (c, thread_cpu()) {
-            (Some(a), Some(b)) if cpu => b.saturating_sub(a).as_secs_f64(),
-            _ => t.elapsed().as_secs_f64(),
-        };
+        let t = Stopwatch::start();
+        let elapsed = || t.elapsed().as_secs_f64();
         // Batches double in size, so reading the clock (a /proc read) costs next to nothing.
         let (mut runs, mut batch) = (0u64, 1u64);
         let mut nodes = 0;

@@ -4,9 +4,9 @@
 //! format's reader.
 //!
 //! What [`detect`] accepts, in this order:
-//! - **CSA** ([`read_csa`], every game of the file): the name ends in `.csa`
-//!   (exactly; `.CSA` is decided by its first line), or the first line starts with
-//!   `V2`, `V3`, `PI`, `P1`, `N+`, `N-` or `$`;
+//! - **CSA** ([`read_csa`], every game of the file): the name ends in `.csa` in any
+//!   case (`GAME.CSA`, as the CLI's record-file test takes it), or the first line
+//!   starts with `V2`, `V3`, `PI`, `P1`, `N+`, `N-` or `$`;
 //! - **USI** ([`parse_usi_position`], one game a non-blank line): the first line
 //!   starts with `position`, `sfen` or `startpos`; each line is checked as a
 //!   standard position, else as a tsume one (no attacker king), and its moves are
@@ -40,15 +40,15 @@ pub enum RecordFormat {
 }
 
 /// The format of a record file named `name` (a path, or `-` for stdin) whose
-/// decoded text is `text`: CSA by the `.csa` extension or the first line, USI by
-/// the first line, else KIF/KI2 (module docs).
+/// decoded text is `text`: CSA by the `.csa` extension (any case) or the first line,
+/// USI by the first line, else KIF/KI2 (module docs).
 pub fn detect(name: &str, text: &str) -> RecordFormat {
     let first = text
         .lines()
         .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty() && !l.starts_with('\'') && !l.starts_with('#'))
         .unwrap_or("");
-    let looks_csa = name.ends_with(".csa")
+    let looks_csa = ends_with_ignoring_case(name, ".csa")
         || ["V2", "V3", "PI", "P1", "N+", "N-", "$"]
             .iter()
             .any(|p| first.starts_with(p));
@@ -62,6 +62,12 @@ pub fn detect(name: &str, text: &str) -> RecordFormat {
     } else {
         RecordFormat::Kif
     }
+}
+
+/// Whether `name` ends in `suffix` (ASCII), letters compared case-insensitively.
+fn ends_with_ignoring_case(name: &str, suffix: &str) -> bool {
+    let (name, suffix) = (name.as_bytes(), suffix.as_bytes());
+    name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
 /// What is wrong with a record file, without its place.
@@ -218,10 +224,21 @@ mod tests {
         // Bare `+`/move lines: CSA only by the name.
         assert_eq!(detect("a.csa", "+\n+7776FU\n"), RecordFormat::Csa);
         assert_eq!(detect("a.kif", "+\n+7776FU\n"), RecordFormat::Kif);
-        // The extension is matched exactly.
-        assert_eq!(detect("A.CSA", "+\n+7776FU\n"), RecordFormat::Kif);
         let r = read_records("x.csa", CSA.as_bytes()).unwrap();
         assert_eq!(moves(&r[0]), ["7g7f", "3c3d"]);
+    }
+
+    #[test]
+    fn a_csa_extension_is_matched_in_any_case() {
+        for name in ["GAME.CSA", "game.Csa", "dir/対局.cSa"] {
+            assert_eq!(detect(name, "+\n+7776FU\n"), RecordFormat::Csa, "{name}");
+            let r = read_records(name, CSA.as_bytes()).unwrap();
+            assert_eq!(moves(&r[0]), ["7g7f", "3c3d"], "{name}");
+        }
+        // Only the ending counts, and all of it.
+        for name in ["GAME.CSAX", "GAME.CS", "csa", "GAME.CSA.kif"] {
+            assert_eq!(detect(name, "+\n+7776FU\n"), RecordFormat::Kif, "{name}");
+        }
     }
 
     #[test]

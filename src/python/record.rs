@@ -1,8 +1,9 @@
 //! `shogi_lab.read_record` / `write_record`: KIF, KI2, CSA and USI game records.
 
 use super::input_error;
+use crate::input_error::{InputError, Origin};
 use crate::notation::csa::write_csa;
-use crate::notation::detect::{read_records, ReadError};
+use crate::notation::detect::read_records;
 use crate::notation::kif::{write_kif, Flavor};
 use crate::notation::record::Record;
 use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen, write_usi_position};
@@ -14,19 +15,15 @@ use pyo3::prelude::*;
 pub(crate) fn first_record(path: &std::path::Path) -> PyResult<Record> {
     let path = path.to_string_lossy();
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| input_error(format!("{path}: {e}")))?;
-    let recs = read_records(path, &bytes).map_err(|e| input_error(located(path, &e)))?;
+    // Errors as the CLI writes them ([`InputError`]): `PATH: message`, or
+    // `PATH:LINE[:COL]: message` for a record error.
+    let file = || Origin::File(path.to_string());
+    let bytes = std::fs::read(path).map_err(|e| input_error(InputError::new(file(), e)))?;
+    let recs = read_records(path, &bytes)
+        .map_err(|e| input_error(InputError::at(file(), e.line, e.column, e.kind)))?;
     recs.into_iter()
         .next()
-        .ok_or_else(|| input_error(format!("{path}: no game in the file")))
-}
-
-/// `e` as the CLI writes it: `PATH:LINE:COL: message` (`PATH:LINE: message` without a column).
-fn located(path: &str, e: &ReadError) -> String {
-    match e.column {
-        Some(col) => format!("{path}:{}:{col}: {}", e.line, e.kind),
-        None => format!("{path}:{}: {}", e.line, e.kind),
-    }
+        .ok_or_else(|| input_error(InputError::new(file(), "no game in the file")))
 }
 
 /// `(start_sfen, moves, headers)`: a record as Python sees it.

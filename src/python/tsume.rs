@@ -2,9 +2,9 @@
 
 use super::input_error;
 use super::POLL;
-use crate::cli::certificate::certify_answer;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
+use crate::tsume::certificate::certify_answer;
 use crate::tsume::{
     load_problem, watched, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
     MAX_TIME_SECS,
@@ -157,7 +157,7 @@ pub fn tsume_solve<'py>(
             pyo3::exceptions::PyMemoryError::new_err(format!("cannot start the solver thread: {e}"))
         })?
         .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
-    let cert = cert.map_err(|f| input_error(f.message))?;
+    let cert = cert.map_err(input_error)?;
     let mate = r.outcome == Outcome::Mate;
     let d = PyDict::new_bound(py);
     d.set_item("sfen", write_sfen(&pos))?;

@@ -13,7 +13,7 @@ import threading
 import pytest
 
 import shogi_lab
-from conftest import interrupted_after
+from conftest import cli_path, interrupted_after
 from shogi_lab import Position, ShogiLabError, quantum, tsume
 
 MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
@@ -98,6 +98,33 @@ except RuntimeError as e:
 os._exit(0)
 """)
     assert out.strip() == "['7g7f']"
+
+
+def test_record_errors_and_csa_names_read_as_the_cli_reads_them(tmp_path):
+    # One formatter for both front ends (src/input_error.rs): PATH: …, PATH:LINE: …, PATH:LINE:COL: ….
+    def cli_error(path):
+        r = subprocess.run([str(cli_path()), "convert", "--to", "usi", str(path)], capture_output=True, text=True)
+        assert r.returncode == 2, r.stderr
+        return r.stderr.strip().removeprefix("shogi-lab: ")
+
+    for name, text in [
+        ("bad.usi", "position startpos moves 7g7f 7g7f\n"),  # a line and a column
+        ("bad.kif", "手合割：平手\nこれは何\n"),  # a line
+        ("empty.csa", ""),
+        ("missing.kif", None),  # the file as a whole
+    ]:
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+        with pytest.raises(ShogiLabError) as e:
+            shogi_lab.read_record(str(path))
+        assert str(e.value) == cli_error(path), name
+    # A `.csa` name in any case is CSA, here with a first line only CSA's reader knows.
+    path = tmp_path / "GAME.CSA"
+    path.write_text("P+\nPI\n+\n+7776FU\n", encoding="utf-8")
+    assert shogi_lab.read_record(path)[1] == ["7g7f"]
+    r = subprocess.run([str(cli_path()), "convert", "--to", "usi", str(path)], capture_output=True, text=True)
+    assert r.stdout.strip() == "position startpos moves 7g7f", r.stderr
 
 
 def test_position_pickles_and_copies_with_its_history():

@@ -2,12 +2,12 @@
 //! warnings that go to stderr.
 
 use super::TsumeArgs;
-use crate::cli::certificate::Certified;
 use crate::cli::error::InputError;
 use crate::notation::japanese::ki2_line;
 use crate::notation::sfen::write_sfen;
 use crate::output::tsume::TsumeOut;
 use crate::rules::{Move, Position};
+use crate::tsume::certificate::Certified;
 use crate::tsume::problems::Problem;
 use crate::tsume::{Outcome, SolveResult};
 use std::path::Path;

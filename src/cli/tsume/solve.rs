@@ -2,8 +2,10 @@
 //! certified on a thread of its own.
 
 use super::TsumeArgs;
-use crate::cli::certificate::{certify_answer, ms_since, now, Certified};
+use crate::cli::certificate::certify_failure;
 use crate::cli::Failure;
+use crate::thread_clock::Stopwatch;
+use crate::tsume::certificate::{certify_answer, Certified};
 use crate::tsume::{watched, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
 use std::path::Path;
 use std::time::Duration;
@@ -61,10 +63,11 @@ pub(super) fn solve_and_certify(
             };
             let mut solver =
                 Solver::try_new(opts).map_err(|e| Failure::input(format!("--memory: {e}")))?;
-            let t = now();
+            let t = Stopwatch::start();
             let r = solver.solve(pos);
-            let solve_ms = ms_since(t);
-            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)?;
+            let solve_ms = t.elapsed_ms();
+            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)
+                .map_err(certify_failure)?;
             Ok((r, c, solve_ms))
         },
         |c| {

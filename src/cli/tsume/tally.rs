@@ -1,8 +1,8 @@
 //! What a run counts as it goes, and the exit it ends with.
 
-use crate::cli::certificate::Certified;
 use crate::cli::error::{InputError, Origin};
 use crate::cli::Failure;
+use crate::tsume::certificate::Certified;
 use crate::tsume::Outcome;
 
 /// The error for an input without problems.

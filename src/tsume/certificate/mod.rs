@@ -7,12 +7,14 @@
 //! - [`extract_length`] / [`extract_length_with`]: a proven-shortest length, a mate
 //!   graph and a bounded no-mate graph, counting every reply (version 2) or under the
 //!   無駄合 convention with its witnesses (version 4);
-//! - [`write_jsonl`]: the file.
+//! - [`write_jsonl`]: the file;
+//! - [`certify_answer`]: all of it for one answer, as the front ends run it (extract,
+//!   check in-process, write).
 //!
 //! This module holds the certificate's types; the extraction itself is in `extract`
 //! (its state and table probes, the fallback solves, the mate and the nomate
 //! graph), the renumbered graph of a claim in `graph`, the version-2 length claim in
-//! `length`, the writer in `jsonl`.
+//! `length`, the writer in `jsonl`, the certification of an answer in `answer`.
 
 use crate::notation::sfen::write_setup;
 use crate::rules::{Move, Position, Setup};
@@ -20,12 +22,14 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
 
+mod answer;
 mod extract;
 mod graph;
 mod jsonl;
 mod length;
 mod packed;
 
+pub use answer::{certify_answer, length_path, Certified, CertifyError};
 pub use graph::{extract, extract_with};
 pub use jsonl::write_jsonl;
 pub use length::{
