@@ -2,6 +2,7 @@
 //! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]).
 
 use super::input_error;
+use crate::input_error::{InputError, Origin};
 use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen};
 use crate::rules::{perft_until, Game, Move, Rules};
 use pyo3::prelude::*;
@@ -58,12 +59,14 @@ impl Position {
     #[pyo3(signature = (path, ply=0))]
     fn from_record(path: std::path::PathBuf, ply: usize) -> PyResult<Position> {
         let rec = super::record::first_record(&path)?;
-        let path = path.display();
         let moves = rec.main_moves();
         if ply > moves.len() {
-            return Err(input_error(format!(
-                "{path}: ply {ply} but the main line has {} moves",
-                moves.len()
+            // `PATH: message` as the CLI's `--ply` error ([`InputError`]), naming the
+            // argument as Python spells it (`ply`, not `--ply`).
+            let file = Origin::File(path.to_string_lossy().into_owned());
+            return Err(input_error(InputError::new(
+                file,
+                format!("ply {ply} but the main line has {} moves", moves.len()),
             )));
         }
         Position::from_game_moves(rec.start.clone(), &moves[..ply])

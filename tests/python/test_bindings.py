@@ -2,11 +2,12 @@
 
 from fractions import Fraction
 import json
+import subprocess
 
 import pytest
 
 import shogi_lab
-from conftest import interrupted_after
+from conftest import cli_path, interrupted_after
 from shogi_lab import Position, ShogiLabError, placement, quantum, tsume
 
 POSITIONS = [
@@ -90,6 +91,20 @@ def test_errors_are_one_line_exceptions():
         p.play("7g7e")
     assert p.sfen().endswith(" b - 1")  # unchanged
     assert issubclass(ShogiLabError, ValueError)
+
+
+def test_from_record_ply_error_is_the_clis(root, monkeypatch):
+    # `PATH: message` (InputError) as `show FILE --ply N` writes it, the argument named as
+    # Python spells it (`ply`, the CLI's `--ply`).
+    monkeypatch.chdir(root)
+    path = "specs/records/sjis_hirate_times.kif"
+    r = subprocess.run([str(cli_path()), "show", path, "--ply", "999"], capture_output=True, text=True, cwd=root)
+    assert r.returncode == 2
+    want = r.stderr.strip().removeprefix("shogi-lab: ")
+    assert want == f"{path}: --ply 999 but the main line has 27 moves"
+    with pytest.raises(ShogiLabError) as e:
+        Position.from_record(path, ply=999)
+    assert str(e.value) == want.replace("--ply", "ply")
 
 
 def test_records_match_the_cli(cli, root, tmp_path):
