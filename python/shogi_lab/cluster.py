@@ -23,6 +23,7 @@ By default Ray starts a local instance with ``--workers`` CPUs (default: all);
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import socket
@@ -50,27 +51,18 @@ def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str
     start, end = _native.shard_block(index, count, len(problems))
     lines = []
     for pid, sfen, _line in problems[start:end]:
-        # The same fields, in the same order, as the CLI's TsumeOut (src/output/tsume.rs).
-        o: Dict[str, Any] = {"id": pid, "sfen": sfen, "result": "error", "plies": None, "shortest": None,
-                             "usi": None, "kif": None, "no_mate_within": None, "mate_within": None,
-                             "alternatives": None,
-                             "certified": None, "shortest_certified": None, "nodes": 0, "plays": 0, "time_ms": 0,
-                             "error": None}
         try:
             r = tsume.solve(sfen, **limits)
         except _native.ShogiLabError as e:
-            o["error"] = str(e)
+            # The CLI's line for a problem it cannot read (TsumeOut::unreadable): every
+            # field of the answer null, the counts 0.
+            o: Dict[str, Any] = {f.name: None for f in dataclasses.fields(tsume.TsumeResult)}
+            o.update({"id": pid, "sfen": sfen, "result": "error", "nodes": 0, "plays": 0, "time_ms": 0,
+                      "error": str(e)})
             lines.append(json.dumps(o, ensure_ascii=False))
             continue
-        mate = r.result == "mate"
-        o.update({"sfen": r.sfen, "result": r.result, "plies": r.plies,
-                  "shortest": r.shortest if mate else None,
-                  "usi": " ".join(r.usi) if mate else None, "kif": r.kif,
-                  "no_mate_within": r.no_mate_within,
-                  "mate_within": r.mate_within if mate else None,
-                  "certified": r.certified, "shortest_certified": r.shortest_certified,
-                  "nodes": r.nodes, "plays": r.plays, "time_ms": r.time_ms})
-        lines.append(json.dumps(o, ensure_ascii=False))
+        # The CLI's TsumeOut itself (src/output/tsume.rs), with the problem's id.
+        lines.append(json.dumps(dataclasses.asdict(dataclasses.replace(r, id=pid)), ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional
 
 from . import _native
@@ -10,40 +10,56 @@ from . import _native
 
 @dataclass(frozen=True)
 class TsumeResult:
-    """One solved problem: the fields of ``shogi-lab tsume --json``."""
+    """One solved problem: the object of ``shogi-lab tsume --json``, field for field and in
+    its order (``output::tsume::TsumeOut`` in the crate builds both, so
+    ``dataclasses.asdict(r) == json.loads(line)`` of the CLI's line on the same limits,
+    apart from ``time_ms``; ``specs/schema/commands.md``)."""
 
+    id: str
+    """The problem's id: ``"1"``, as the CLI's for a single SFEN."""
     sfen: str
     """The problem as solved (the defender's hand filled in)."""
     result: str
     """``"mate"`` (line replayed by the independent checker), ``"nomate"`` (complete disproof) or ``"unknown"`` (limits reached)."""
     plies: Optional[int]
-    """Length of the mate line, or ``None``."""
-    usi: List[str] = field(default_factory=list)
-    """The mate line in USI."""
-    kif: Optional[str] = None
-    """The mate line in Japanese notation (``▲５二金 …``)."""
-    shortest: Optional[bool] = None
-    """With ``shortest=True`` and a mate: whether the line is proven shortest within the limits."""
-    no_mate_within: Optional[int] = None
-    """The root is proven not mate within this many plies: for a mate not proven shortest, the
-    lengths the search ruled out before its limits (``None``: none were)."""
-    mate_within: Optional[int] = None
+    """For a mate: the length of the line; else ``None``."""
+    shortest: Optional[bool]
+    """For a mate with ``shortest=True``: whether the line is proven shortest within the limits; else ``None``."""
+    usi: Optional[str]
+    """For a mate: the line, space-separated USI moves (``"G*1b"``); else ``None``. The list is ``moves``."""
+    kif: Optional[str]
+    """For a mate: the line in Japanese notation (``▲５二金 …``); else ``None``."""
+    no_mate_within: Optional[int]
+    """The root is proven not mate within this many plies: with ``max_plies``, the refutation; for a
+    mate not proven shortest, the lengths the search ruled out before its limits (``None``: none were)."""
+    mate_within: Optional[int]
     """For a mate with ``shortest=True``: the shortest mate has at most this many plies (the
-    least budget within which a mate is proven); ``plies`` when ``shortest`` is true."""
-    certified: Optional[bool] = None
+    least budget within which a mate is proven); ``plies`` when ``shortest`` is true; else ``None``."""
+    alternatives: Optional[List[str]]
+    """With ``alt_nodes`` > 0: the other mating first moves found (余詰), USI; else ``None``."""
+    certified: Optional[bool]
     """For a mate or nomate: whether its certificate passed the independent checker
     (``specs/certificate.md``); ``None`` for ``unknown``, with ``certify=False`` or when a
     stop came before the certificate was done."""
-    shortest_certified: Optional[bool] = None
+    shortest_certified: Optional[bool]
     """For a proven-shortest mate: whether the length claim (mate within L plies, no mate
     within L − 2; counting every reply with ``count_futile=True``, else under the 無駄合
     convention) was certified; ``None`` otherwise."""
-    nodes: int = 0
+    nodes: int
     """Nodes expanded."""
-    plays: int = 0
+    plays: int
     """Positions entered by a move (the unit YaneuraOu-based engines such as KomoringHeights
     report as nodes; ``specs/schema/commands.md``)."""
-    time_ms: int = 0
+    time_ms: int
+    """Elapsed milliseconds (wall clock)."""
+    error: Optional[str]
+    """Always ``None`` here (the CLI's field for a problem it cannot read; ``solve`` raises
+    ``ShogiLabError`` instead)."""
+
+    @property
+    def moves(self) -> List[str]:
+        """The mate line as a list of USI moves (``[]`` unless a mate): ``usi`` split."""
+        return self.usi.split() if self.usi else []
 
 
 def solve(
@@ -58,6 +74,8 @@ def solve(
     progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
     progress_every: float = 1.0,
     certificate_nodes: Optional[int] = None,
+    alt_nodes: int = 0,
+    max_plies: Optional[int] = None,
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
@@ -71,7 +89,14 @@ def solve(
     MinLength and the 詰将棋500万問 convention). ``certificate_nodes`` (the CLI's
     ``--certificate-nodes``) lets each half of a proven length's certificate hold that many
     graph nodes instead of 4 000 000 (``ShogiLabError`` if the machine's memory cannot hold
-    them at about 640 bytes a node).
+    them at about 640 bytes a node). ``alt_nodes`` looks for other mating first moves (余詰)
+    with that many nodes each (``--alt-nodes``: ``alternatives``); ``max_plies`` looks only
+    for mates of at most that many plies (``--max-plies``).
+
+    The result is the CLI's ``tsume SFEN --json`` object (``TsumeResult``; ``dataclasses.asdict``
+    gives the dict). Earlier builds returned ``usi`` as a list of moves (``[]`` for no mate); it
+    is now the CLI's string (``None`` for no mate), the list is ``moves``; ``shortest`` and ``mate_within``
+    are ``None`` unless a mate, as in the CLI.
 
     The search runs on a thread of its own: Ctrl-C (a notebook's interrupt) stops it and
     raises ``KeyboardInterrupt`` (when called from the main thread, where Python
@@ -88,6 +113,6 @@ def solve(
     """
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,
-        progress, progress_every, certificate_nodes,
+        progress, progress_every, certificate_nodes, alt_nodes, max_plies,
     )
     return TsumeResult(**d)

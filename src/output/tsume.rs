@@ -1,8 +1,14 @@
-//! `tsume --json`: one line per problem.
+//! `tsume --json`: one line per problem; `shogi_lab.tsume.solve` returns the same object.
 
+use crate::notation::japanese::ki2_line;
+use crate::notation::sfen::write_sfen;
+use crate::rules::{Move, Position};
+use crate::tsume::certificate::Certified;
+use crate::tsume::{Outcome, SolveResult};
 use serde::Serialize;
 
-/// The answer to one problem.
+/// The answer to one problem: the CLI's `tsume --json` line and the Python binding's
+/// `tsume.solve` result (both built by [`TsumeOut::answer`] or [`TsumeOut::unreadable`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct TsumeOut {
     /// The problem's id (line id of a problem file, `1` for a single SFEN).
@@ -48,6 +54,65 @@ pub struct TsumeOut {
     pub time_ms: u64,
     /// For `result: error`: why the problem could not be read.
     pub error: Option<String>,
+}
+
+impl TsumeOut {
+    /// The answer to problem `id`, solved as `pos` (the defender's hand filled in):
+    /// the search's result `r` and its certification `cert`. `alternatives` says whether
+    /// other mating first moves were looked for (`--alt-nodes` > 0): then the list
+    /// (possibly empty) is given, else `null`. Every field that only a mate has is
+    /// `null` for the other results.
+    pub fn answer(
+        id: &str,
+        pos: &Position,
+        r: &SolveResult<Move>,
+        cert: &Certified,
+        alternatives: bool,
+    ) -> TsumeOut {
+        let mate = r.outcome == Outcome::Mate;
+        TsumeOut {
+            id: id.to_string(),
+            sfen: write_sfen(pos),
+            result: r.outcome.as_str(),
+            plies: mate.then_some(r.line.len()),
+            shortest: if mate { r.shortest } else { None },
+            usi: mate.then(|| r.line_usi()),
+            kif: mate.then(|| ki2_line(pos, &r.line)),
+            no_mate_within: r.no_mate_within,
+            mate_within: if mate { r.mate_within } else { None },
+            alternatives: alternatives
+                .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
+            certified: cert.certified,
+            shortest_certified: cert.shortest_certified,
+            nodes: r.stats.nodes,
+            plays: r.stats.plays,
+            time_ms: super::millis(r.stats.time),
+            error: None,
+        }
+    }
+
+    /// Problem `id` that could not be read: `sfen` is its text as given, `error` the
+    /// located input error (`PATH:LINE:COL: message`); counts are 0.
+    pub fn unreadable(id: &str, sfen: &str, error: impl std::fmt::Display) -> TsumeOut {
+        TsumeOut {
+            id: id.to_string(),
+            sfen: sfen.to_string(),
+            result: "error",
+            plies: None,
+            shortest: None,
+            usi: None,
+            kif: None,
+            no_mate_within: None,
+            mate_within: None,
+            alternatives: None,
+            certified: None,
+            shortest_certified: None,
+            nodes: 0,
+            plays: 0,
+            time_ms: 0,
+            error: Some(error.to_string()),
+        }
+    }
 }
 
 /// `check-certificate --json` for a valid certificate (an invalid one is exit 1 with

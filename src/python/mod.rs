@@ -13,6 +13,7 @@
 #![allow(clippy::useless_conversion)]
 
 mod gen;
+mod output;
 mod placement;
 mod position;
 mod quantum;

@@ -1,13 +1,12 @@
 //! `shogi_lab.tsume.solve`: the df-pn solver with the CLI's conventions.
 
 use super::input_error;
+use super::output::to_python;
 use super::POLL;
-use crate::notation::japanese::ki2_line;
-use crate::notation::sfen::write_sfen;
+use crate::output::tsume::TsumeOut;
 use crate::tsume::certificate::certify_answer;
 use crate::tsume::{
-    load_problem, watched, DefenderHand, Outcome, SearchControl, Solver, SolverOptions,
-    MAX_TIME_SECS,
+    load_problem, watched, DefenderHand, SearchControl, Solver, SolverOptions, MAX_TIME_SECS,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -32,7 +31,9 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 }
 
 /// Solves one problem (`sfen`: a SFEN or USI position text, read as `shogi-lab tsume`
-/// reads it); returns the fields of the CLI's `tsume --json` line.
+/// reads it); returns the CLI's `tsume --json` line as a dict ([`TsumeOut`], `id` `"1"`
+/// as for a single SFEN; `error` is always `None`: bad input raises instead).
+/// `alt_nodes` and `max_plies` are the CLI's `--alt-nodes` and `--max-plies`.
 ///
 /// The solve runs on a thread of its own with the CLI's deep stack (ミクロコスモス
 /// recurses over 1 500 plies) while this thread, holding the GIL only briefly, checks
@@ -45,7 +46,7 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// run under a [`Control::child`](crate::tsume::Control::child)): what was not certified
 /// by then stays `None`.
 #[pyfunction]
-#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0, certificate_nodes=None))]
+#[pyo3(signature = (sfen, nodes=None, time=None, memory_mib=256, shortest=true, defender_hand_as_given=false, certify=true, count_futile=false, progress=None, progress_every=1.0, certificate_nodes=None, alt_nodes=0, max_plies=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tsume_solve<'py>(
     py: Python<'py>,
@@ -60,7 +61,9 @@ pub fn tsume_solve<'py>(
     progress: Option<PyObject>,
     progress_every: f64,
     certificate_nodes: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
+    alt_nodes: u64,
+    max_plies: Option<u16>,
+) -> PyResult<Bound<'py, PyAny>> {
     // Bounded as the CLI's --time: beyond `Duration`'s range (1e20) the conversion panicked.
     let time = match time {
         Some(t) if !(t > 0.0 && t <= MAX_TIME_SECS) => {
@@ -108,6 +111,8 @@ pub fn tsume_solve<'py>(
         time,
         memory_mib,
         count_futile,
+        alt_nodes,
+        max_plies,
         ..SolverOptions::default()
     };
     // As `tsume --json`: the certificate is extracted and checked in-process (`certified`).
@@ -158,25 +163,7 @@ pub fn tsume_solve<'py>(
         })?
         .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
     let cert = cert.map_err(input_error)?;
-    let mate = r.outcome == Outcome::Mate;
-    let d = PyDict::new_bound(py);
-    d.set_item("sfen", write_sfen(&pos))?;
-    d.set_item("result", r.outcome.as_str())?;
-    d.set_item("plies", mate.then_some(r.line.len()))?;
-    d.set_item(
-        "usi",
-        r.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-    )?;
-    d.set_item("kif", mate.then(|| ki2_line(&pos, &r.line)))?;
-    d.set_item("shortest", r.shortest)?;
-    d.set_item("no_mate_within", r.no_mate_within)?;
-    d.set_item("mate_within", r.mate_within)?;
-    d.set_item("certified", cert.certified)?;
-    d.set_item("shortest_certified", cert.shortest_certified)?;
-    d.set_item("nodes", r.stats.nodes)?;
-    d.set_item("plays", r.stats.plays)?;
-    d.set_item("time_ms", r.stats.time.as_millis() as u64)?;
-    Ok(d)
+    to_python(py, &TsumeOut::answer("1", &pos, &r, &cert, alt_nodes > 0))
 }
 
 /// The problems of a problem file's text (one SFEN per line, `id<TAB>SFEN`,

@@ -1,5 +1,6 @@
 """Every binding checked against the CLI's answer for the same input."""
 
+import dataclasses
 from fractions import Fraction
 import json
 import subprocess
@@ -140,7 +141,8 @@ def test_tsume_matches_the_cli(cli, root):
         r = tsume.solve(w["sfen"], nodes=200_000, shortest=True, defender_hand_as_given=True)
         assert r.result == w["result"], w["id"]
         assert r.plies == w["plies"]
-        assert r.usi == (w["usi"].split() if w["usi"] else [])
+        assert r.usi == w["usi"]
+        assert r.moves == (w["usi"].split() if w["usi"] else [])
         assert r.kif == w["kif"]
         assert r.nodes == w["nodes"]
         assert r.plays == w["plays"]
@@ -149,13 +151,13 @@ def test_tsume_matches_the_cli(cli, root):
         assert r.mate_within == w["mate_within"]
         assert r.certified == w["certified"]
     r = tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1")
-    assert (r.result, r.plies, r.usi) == ("mate", 1, ["G*1b"])
+    assert (r.result, r.plies, r.usi, r.moves) == ("mate", 1, "G*1b", ["G*1b"])
     # 詰将棋500万問 mate3-02 (specs/tsume/real_games.sfen): 3 plies counting its 無駄合, 1 without.
     sfen = "l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54"
     for count_futile in [False, True]:
         want = cli.json("tsume", sfen, *(["--count-futile"] if count_futile else []))[0]
         r = tsume.solve(sfen, count_futile=count_futile)
-        assert (r.plies, r.usi, r.shortest) == (want["plies"], want["usi"].split(), want["shortest"])
+        assert (r.plies, r.usi, r.shortest) == (want["plies"], want["usi"], want["shortest"])
         assert r.plies == (3 if count_futile else 1)
         # The length is certified in both modes (version 4 under the 無駄合 convention).
         assert r.shortest_certified == want["shortest_certified"] is True
@@ -167,6 +169,50 @@ def test_tsume_matches_the_cli(cli, root):
         tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", time=-1)
     with pytest.raises(ShogiLabError, match="progress_every"):
         tsume.solve("8k/9/8P/9/9/9/9/9/9 b G 1", progress_every=0)
+
+
+# (problem, the CLI's options after `tsume SFEN --json`, the same as tsume.solve keywords).
+# A problem is a SFEN or `classic:ID` (specs/tsume/classics.sfen).
+SAME_AS_CLI = [
+    ("8k/9/8P/9/9/9/9/9/9 b G 1", [], {}),  # mate, proven shortest (the default)
+    ("8k/9/8P/9/9/9/9/9/9 b G 1", ["--any-mate"], {"shortest": False}),  # mate, shortest null
+    ("7k1/5G3/8S/9/9/9/9/9/9 b NP 1", ["--alt-nodes", "1000"], {"alt_nodes": 1000}),  # alternatives []
+    ("7k1/5G3/8S/9/9/9/9/9/9 b NP 1", ["--max-plies", "1"], {"max_plies": 1}),  # unknown, no_mate_within 1
+    ("7lk/9/8G/9/9/9/9/9/K8 b P 1", [], {}),  # nomate (打ち歩詰め), certified
+    ("8k/9/9/9/9/9/9/9/R8 b - 1", ["--defender-hand-as-given"], {"defender_hand_as_given": True}),  # nomate
+    ("8k/9/9/9/9/9/9/9/R8 b - 1", ["--defender-hand-as-given", "--no-certify"],
+     {"defender_hand_as_given": True, "certify": False}),  # nomate, certified null
+    ("classic:zukou-002", ["--nodes", "1000"], {"nodes": 1000}),  # unknown at a small node limit
+    ("classic:zukou-002", ["--nodes", "5000"], {"nodes": 5000}),  # mate, shortest false, mate_within 21
+    ("l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54", ["--count-futile"],
+     {"count_futile": True}),  # mate, length certified (version 2)
+]
+# Fields that may differ between two runs of the same search: the wall clock only.
+TIMED = {"time_ms"}
+
+
+@pytest.mark.parametrize("problem,args,kwargs", SAME_AS_CLI)
+def test_tsume_solve_is_the_cli_json(cli, root, problem, args, kwargs):
+    """tsume.solve returns the CLI's `tsume --json` object: the same keys, in the same
+    order, with the same values (both come from output::tsume::TsumeOut), apart from TIMED."""
+    sfen = classic(root, problem[len("classic:"):]) if problem.startswith("classic:") else problem
+    [want] = cli.json("tsume", sfen, *args)
+    got = dataclasses.asdict(tsume.solve(sfen, **kwargs))
+    assert list(got) == list(want)
+    assert {k: v for k, v in got.items() if k not in TIMED} == {k: v for k, v in want.items() if k not in TIMED}
+    # The native dict is the same object (the dataclass adds nothing, drops nothing).
+    native = shogi_lab._native.tsume_solve(sfen, **kwargs)
+    assert list(native) == list(want)
+    assert {k: v for k, v in native.items() if k not in TIMED} == {k: v for k, v in want.items() if k not in TIMED}
+
+
+def test_tsume_results_cover_every_cli_result(cli, root):
+    # The cases above include each answer the CLI gives for a readable problem.
+    results = set()
+    for problem, args, _ in SAME_AS_CLI:
+        sfen = classic(root, problem[len("classic:"):]) if problem.startswith("classic:") else problem
+        results.add(cli.json("tsume", sfen, *args)[0]["result"])
+    assert results == {"mate", "nomate", "unknown"}
 
 
 def classic(root, pid):

@@ -4,7 +4,6 @@
 use super::TsumeArgs;
 use crate::cli::error::InputError;
 use crate::notation::japanese::ki2_line;
-use crate::notation::sfen::write_sfen;
 use crate::output::tsume::TsumeOut;
 use crate::rules::{Move, Position};
 use crate::tsume::certificate::Certified;
@@ -35,24 +34,7 @@ impl Answer<'_> {
 /// A problem that could not be read: its JSON line, or its text line.
 pub(super) fn unreadable(p: &Problem, err: &InputError, json: bool) -> String {
     if json {
-        crate::output::to_line(&TsumeOut {
-            id: p.id.clone(),
-            sfen: p.sfen.clone(),
-            result: "error",
-            plies: None,
-            shortest: None,
-            usi: None,
-            kif: None,
-            no_mate_within: None,
-            mate_within: None,
-            alternatives: None,
-            certified: None,
-            shortest_certified: None,
-            nodes: 0,
-            plays: 0,
-            time_ms: 0,
-            error: Some(err.to_string()),
-        })
+        crate::output::to_line(&TsumeOut::unreadable(&p.id, &p.sfen, err))
     } else {
         format!("{}: bad input: {err}", p.id)
     }
@@ -79,28 +61,13 @@ pub(super) fn warnings(a: &Answer) -> Vec<String> {
 
 /// The answer as one JSON line.
 pub(super) fn json(a: &Answer, args: &TsumeArgs) -> String {
-    let r = a.result;
-    let mate = r.outcome == Outcome::Mate;
-    let o = TsumeOut {
-        id: a.problem.id.clone(),
-        sfen: write_sfen(a.pos),
-        result: r.outcome.as_str(),
-        plies: a.plies(),
-        shortest: if mate { r.shortest } else { None },
-        usi: mate.then(|| r.line_usi()),
-        kif: mate.then(|| ki2_line(a.pos, &r.line)),
-        no_mate_within: r.no_mate_within,
-        mate_within: if mate { r.mate_within } else { None },
-        alternatives: (args.alt_nodes > 0)
-            .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
-        certified: a.cert.certified,
-        shortest_certified: a.cert.shortest_certified,
-        nodes: r.stats.nodes,
-        plays: r.stats.plays,
-        time_ms: r.stats.time.as_millis() as u64,
-        error: None,
-    };
-    crate::output::to_line(&o)
+    crate::output::to_line(&TsumeOut::answer(
+        &a.problem.id,
+        a.pos,
+        a.result,
+        a.cert,
+        args.alt_nodes > 0,
+    ))
 }
 
 /// The answer as text: the result, then one indented line per fact.
