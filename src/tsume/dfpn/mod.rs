@@ -31,7 +31,7 @@ mod stack_map;
 
 use super::key_hash::KeyHash;
 use super::table::{Table, UNBOUNDED};
-use super::{MatePosition, ProofNumbers, SolverOptions};
+use super::{MatePosition, Phase, ProofNumbers, SolverOptions};
 use crate::rules::{Color, Hand};
 use search::NodeOut;
 use std::collections::HashMap;
@@ -304,6 +304,7 @@ impl<P: MatePosition> Solver<P> {
             let mut exact = false;
             let mut low = None;
             if self.opts.shortest {
+                self.set_phase(Phase::Shortest);
                 let (l, lo, e) = self.shortest_len(&mut pos, len);
                 len = l;
                 low = lo;
@@ -315,6 +316,8 @@ impl<P: MatePosition> Solver<P> {
             // when an exact walk fails, a line with every reply counted, which can show a
             // 無駄合. Lines within a ply limit and exact lines hide 無駄合.
             // Both tries share one node cap, the first a quarter of it.
+            self.set_phase(Phase::Line);
+            self.hold_before_line();
             let bounded = self.opts.max_plies.is_some();
             let cap = self.walk_cap();
             let mut line = None;
@@ -349,6 +352,7 @@ impl<P: MatePosition> Solver<P> {
                 }
             }
             if result.outcome == Outcome::Mate && self.opts.alt_nodes > 0 {
+                self.set_phase(Phase::Yozume);
                 let budget = if exact { len - 1 } else { UNBOUNDED };
                 result.alternatives = self.alternatives(&mut pos, result.line[0], budget);
             }
@@ -411,6 +415,29 @@ impl<P: MatePosition> Solver<P> {
                 c.0.report_no_mate_within(n);
             }
         }
+    }
+
+    /// Tells the driving thread what the solve does now ([`super::SearchControl::phase`]).
+    fn set_phase(&self, phase: Phase) {
+        if let Some(c) = &self.opts.control {
+            c.0.set_phase(phase);
+        }
+    }
+
+    /// The test hook [`super::SearchControl::hold_before_line`]: expansions of nothing, one
+    /// a millisecond, counted and checked as the line walk's are, until the search is
+    /// aborted — a stand-in for a walk that needs much search.
+    fn hold_before_line(&mut self) {
+        let hold = self.opts.control.as_ref();
+        if !hold.is_some_and(|c| c.0.holds_before_line()) {
+            return;
+        }
+        self.extracting = true;
+        while !self.aborted {
+            self.tick();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.extracting = false;
     }
 
     /// The node count at which a line walk starting now stops: twice the nodes searched

@@ -13,7 +13,7 @@ use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
-use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome};
+use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome, Phase};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -79,6 +79,8 @@ struct Running {
     yozume_nodes: u64,
     /// The bounds on the shortest mate last printed ([`info::bounds`]).
     bounds: MateBounds,
+    /// The solve's phase when last seen ([`info::phase`]).
+    phase: Phase,
 }
 
 #[derive(Clone)]
@@ -98,7 +100,15 @@ struct Engine<W: Write> {
     /// The `go`s that arrived while a search was running, oldest first.
     queued: VecDeque<Queued>,
     tx: Sender<Event>,
+    /// Test hook ([`HOLD_LINE_VAR`]): every search waits before reading its line.
+    hold_line: bool,
 }
+
+/// The environment variable that, set to anything, makes every search stand in for a
+/// long line walk once its mate is proven
+/// ([`SearchControl::hold_before_line`](crate::tsume::SearchControl::hold_before_line)):
+/// for protocol tests of a `stop` during the walk, which must not race a real walk.
+pub const HOLD_LINE_VAR: &str = "SHOGI_LAB_USI_TEST_HOLD_LINE";
 
 /// A `go` that arrived while a search was running (a GUI that sends `stop` and the
 /// next `go` without waiting for the reply, or two `go`s in a row): it is answered after
@@ -140,6 +150,7 @@ pub fn run_usi<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::R
         generation: 0,
         queued: VecDeque::new(),
         tx,
+        hold_line: std::env::var_os(HOLD_LINE_VAR).is_some(),
     };
     let r = engine.event_loop(&rx);
     engine.shutdown(&rx);
@@ -347,6 +358,9 @@ impl<W: Write> Engine<W> {
         self.say(&format!("info string {what}; {summary}"))?;
         self.generation += 1;
         let control = Control::default();
+        if self.hold_line {
+            control.0.hold_before_line();
+        }
         if let Err(e) = spawn_search(pos, opts, control.clone(), self.generation, self.tx.clone()) {
             self.error(&format!("cannot start the search thread: {e}"))?;
             return self.no_answer(mate);
@@ -363,6 +377,7 @@ impl<W: Write> Engine<W> {
             held: None,
             yozume_nodes: self.options.yozume_nodes,
             bounds: MateBounds::default(),
+            phase: Phase::Proof,
         });
         Ok(())
     }
@@ -499,9 +514,17 @@ impl<W: Write> Engine<W> {
                 .then(|| info::bounds(bounds))
                 .flatten();
             run.bounds = bounds;
+            let phase = run.control.0.phase();
+            let entered = (phase != run.phase)
+                .then(|| info::phase(phase, bounds))
+                .flatten();
+            run.phase = phase;
             self.say(&line)?;
             if let Some(b) = changed {
                 self.say(&b)?;
+            }
+            if let Some(p) = entered {
+                self.say(&p)?;
             }
         }
         Ok(())
