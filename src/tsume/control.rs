@@ -98,8 +98,14 @@ impl Default for SearchControl {
 }
 
 impl SearchControl {
-    /// Asks the search to end as soon as possible (it reports what it has: a proven
-    /// line if one is ready, otherwise [`super::Outcome::Unknown`]).
+    /// Asks the search to end as soon as possible, in every [`Phase`]: it reports what it
+    /// has. The search and the minimality search end within 1 024 nodes; once a mate is
+    /// proven, its line is still read off the table, but the walks may search only 4 096
+    /// nodes more in all (to prove again what the table lost of the proof, or to show a
+    /// reply exact), and the 余詰 search ends with the first moves tried so far. So the
+    /// answer is the line of the shortest mate found ([`super::Outcome::Mate`], not shown
+    /// shortest if the stop came first), or, rarely, [`super::Outcome::Unknown`] even after
+    /// a proof (the bounds then say what was proven: [`SearchControl::bounds`]).
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
@@ -153,8 +159,9 @@ impl SearchControl {
     /// Test hook, for protocol tests that must stop a solve while it reads its line
     /// without racing a walk that may take a millisecond or a minute: once a mate is
     /// proven and [`Phase::Line`] reported, the solve stands in for a walk that needs much
-    /// search, one node expansion a millisecond, until it is aborted as such a walk would
-    /// be; then it reads the line. Set before the solve starts; nothing else uses it.
+    /// search, 1 024 node expansions of nothing a millisecond, until it is aborted as such
+    /// a walk would be; then it reads the line. Set before the solve starts; nothing else
+    /// uses it.
     #[doc(hidden)]
     pub fn hold_before_line(&self) {
         self.hold_line.store(true, Relaxed);
