@@ -392,6 +392,56 @@ fn a_go_during_a_search_is_answered_in_turn() {
     assert!(!e.sync().iter().any(|l| l.starts_with("checkmate")));
 }
 
+/// A `stop` while the engine reads the line of a proven mate ends that walk too: the reply
+/// comes, and the search thread ends, so a `go` sent after the `stop` gets a search and a
+/// reply of its own (before, the walk ignored `stop`: the engine answered `checkmate
+/// timeout` 50 ms later without the search, and the next `go` waited for the walk to end).
+/// The test hook `SHOGI_LAB_USI_TEST_HOLD_LINE` makes every walk a stand-in for one that
+/// needs much search (one expansion a millisecond until it is stopped), so the `stop` lands
+/// in the walk whatever the machine's speed: no timing is asserted.
+#[test]
+fn stop_ends_the_line_walk_and_the_next_go_gets_its_own_search() {
+    let m1 = usi_sfen("8k/9/8P/9/9/9/9/9/9 b G 1");
+    let gote = usi_sfen("9/9/9/9/9/9/p8/9/K8 w g 1");
+    let gote_mate = mates_in_one(&load_problem(&gote, DefenderHand::AsGiven).unwrap());
+    let mut e = Engine::start_with_env(&[("SHOGI_LAB_USI_TEST_HOLD_LINE", "1")]);
+    e.handshake();
+    e.send(&format!("position sfen {m1}"));
+    e.send("go mate infinite");
+    let (_, _, before) = e.expect_prefix("info string reading the line");
+    assert!(
+        !before.iter().any(|l| l.starts_with("checkmate")),
+        "{before:?}"
+    );
+    e.send(&format!("stop\nposition sfen {gote}\ngo mate 60000"));
+    // The mate is proven and its line is in the table: the walk reads it without a search.
+    // (`checkmate timeout` only if the machine kept the search thread from running for the
+    // engine's 50 ms grace; the next `go` then still waits for the search to end.)
+    let (_, reply, before) = e.expect_prefix("checkmate");
+    assert!(
+        reply == "checkmate G*1b" || reply == "checkmate timeout",
+        "{reply}: {before:?}"
+    );
+    // The next search runs and is stopped in its walk in turn: its reply is its own.
+    let (_, _, before) = e.expect_prefix("info string reading the line");
+    assert!(
+        !before.iter().any(|l| l.starts_with("checkmate")),
+        "{before:?}"
+    );
+    e.send("stop");
+    let (_, reply, _) = e.expect_prefix("checkmate");
+    assert!(
+        reply == format!("checkmate {}", gote_mate[0]) || reply == "checkmate timeout",
+        "{reply}"
+    );
+    // `quit` during a walk ends the engine.
+    e.send(&format!("position sfen {m1}"));
+    e.send("go mate infinite");
+    e.expect_prefix("info string reading the line");
+    let t = e.send("quit");
+    e.wait_exit(t);
+}
+
 #[test]
 fn searches_print_progress_about_once_a_second() {
     let mut e = Engine::start();

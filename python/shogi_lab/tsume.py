@@ -105,7 +105,8 @@ def solve(
     …, "certifying": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
     length is proven when they are 2 apart, or at a mate within 1). Returning ``False``
     (the bool) stops the search, which answers what it has, uncertified: a line whose
-    length may be unproven, or ``unknown``. An exception it raises stops the search and
+    length may be unproven, or ``unknown`` (a stop while the line is read lets the walk
+    search at most 4 096 more nodes; ``specs/tsume.md``, stop requests). An exception it raises stops the search and
     propagates. ``progress`` is called while the certificate is built too, with
     ``"certifying": True`` (the nodes then stay at the search's); a stop there ends the
     extraction: the answer stands, and what was not certified by then (``certified``, and

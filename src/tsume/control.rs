@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8};
 use std::sync::Arc;
 
 /// Bounds on the shortest mate's length: a mate within `mate_within` plies is proven,
@@ -39,6 +39,25 @@ impl fmt::Display for MateBounds {
     }
 }
 
+/// What a running solve is doing ([`SearchControl::phase`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// Looking for a first proof (or a complete disproof).
+    Proof,
+    /// A mate is proven; the minimality search looks for a shorter one.
+    Shortest,
+    /// A mate is proven; its line is being read off the table (the line walk).
+    Line,
+    /// The line is read; other mating first moves are looked for (余詰).
+    Yozume,
+}
+
+impl Phase {
+    /// Every phase, in the order a solve goes through them.
+    pub const ALL: [Phase; 4] = [Phase::Proof, Phase::Shortest, Phase::Line, Phase::Yozume];
+}
+
 /// Shared between a running search and the thread that drives it.
 #[derive(Debug)]
 pub struct SearchControl {
@@ -51,6 +70,10 @@ pub struct SearchControl {
     no_mate_within: AtomicU32,
     /// The search is over and its answer's certificate is being built.
     certifying: AtomicBool,
+    /// The [`Phase`] the solve is in (its index in [`Phase::ALL`]).
+    phase: AtomicU8,
+    /// Test hook: the solve waits before it reads its line ([`SearchControl::hold_before_line`]).
+    hold_line: AtomicBool,
     /// A stop request here stops this search too ([`Control::child`]).
     parent: Option<Arc<SearchControl>>,
 }
@@ -67,14 +90,22 @@ impl Default for SearchControl {
             mate_within: AtomicU32::new(NONE),
             no_mate_within: AtomicU32::new(0),
             certifying: AtomicBool::new(false),
+            phase: AtomicU8::new(0),
+            hold_line: AtomicBool::new(false),
             parent: None,
         }
     }
 }
 
 impl SearchControl {
-    /// Asks the search to end as soon as possible (it reports what it has: a proven
-    /// line if one is ready, otherwise [`super::Outcome::Unknown`]).
+    /// Asks the search to end as soon as possible, in every [`Phase`]: it reports what it
+    /// has. The search and the minimality search end within 1 024 nodes; once a mate is
+    /// proven, its line is still read off the table, but the walks may search only 4 096
+    /// nodes more in all (to prove again what the table lost of the proof, or to show a
+    /// reply exact), and the 余詰 search ends with the first moves tried so far. So the
+    /// answer is the line of the shortest mate found ([`super::Outcome::Mate`], not shown
+    /// shortest if the stop came first), or, rarely, [`super::Outcome::Unknown`] even after
+    /// a proof (the bounds then say what was proven: [`SearchControl::bounds`]).
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
@@ -110,11 +141,33 @@ impl SearchControl {
             no_mate_within: (n != 0).then(|| (n - 1) as u16),
         }
     }
-    /// Clears the bounds and the certifying mark (a new search starts).
+    /// Clears the bounds, the phase and the certifying mark (a new search starts).
     pub(crate) fn clear_bounds(&self) {
         self.mate_within.store(NONE, Relaxed);
         self.no_mate_within.store(0, Relaxed);
         self.certifying.store(false, Relaxed);
+        self.phase.store(0, Relaxed);
+    }
+    /// What the solve is doing now ([`Phase::Proof`] before it starts).
+    pub fn phase(&self) -> Phase {
+        Phase::ALL[usize::from(self.phase.load(Relaxed))]
+    }
+    pub(crate) fn set_phase(&self, phase: Phase) {
+        let i = Phase::ALL.iter().position(|&p| p == phase).unwrap_or(0);
+        self.phase.store(i as u8, Relaxed);
+    }
+    /// Test hook, for protocol tests that must stop a solve while it reads its line
+    /// without racing a walk that may take a millisecond or a minute: once a mate is
+    /// proven and [`Phase::Line`] reported, the solve stands in for a walk that needs much
+    /// search, 1 024 node expansions of nothing a millisecond, until it is aborted as such
+    /// a walk would be; then it reads the line. Set before the solve starts; nothing else
+    /// uses it.
+    #[doc(hidden)]
+    pub fn hold_before_line(&self) {
+        self.hold_line.store(true, Relaxed);
+    }
+    pub(crate) fn holds_before_line(&self) -> bool {
+        self.hold_line.load(Relaxed)
     }
     /// Whether the search is over and its answer's certificate is being built (set by
     /// the front end that certifies; cleared when the next search starts).

@@ -39,7 +39,7 @@ pub mod problems;
 pub mod table;
 pub mod usi;
 
-pub use control::{watched, Control, MateBounds, SearchControl};
+pub use control::{watched, Control, MateBounds, Phase, SearchControl};
 pub use dfpn::{solve, try_solve, Outcome, SolveResult, Solver, Stats};
 
 pub use position::{load_problem, DefenderHand, ProblemError};
@@ -204,7 +204,7 @@ pub struct SolverOptions {
     /// Stop after this many nodes (`None`: no limit).
     pub nodes: Option<u64>,
     /// Stop after this much wall-clock time (`None`: no limit). Reading off a proven line
-    /// is bounded by nodes only, so a mate proven in time is never lost to the clock.
+    /// is not bounded by the clock, so a mate proven in time is never lost to it.
     pub time: Option<std::time::Duration>,
     /// Transposition table size in MiB (bounded; full clusters replace their least-searched entry).
     pub memory_mib: usize,
@@ -220,8 +220,9 @@ pub struct SolverOptions {
     /// Only look for mates of at most this many plies (`None`: any length). A refutation
     /// within the limit is reported in `no_mate_within`, never as [`Outcome::NoMate`].
     pub max_plies: Option<u16>,
-    /// A handle another thread uses to stop the search and watch its progress
-    /// (a USI front end's `stop`/`quit`; polled every 1024 nodes).
+    /// A handle another thread uses to stop the search and watch its progress (a USI
+    /// front end's `stop`/`quit`, Python's Ctrl-C): polled every 1024 nodes, and at every
+    /// node while a line is read ([`SearchControl::stop`]).
     pub control: Option<Control>,
 }
 

@@ -1,10 +1,16 @@
 //! The engine loop: one thread owns the output and the state; the input thread
 //! and the search thread send it [`Event`]s, and timers (periodic `info`, the
 //! time limit, the stop grace) wake it. `isready` is answered at once even during
-//! a search; `stop`, `quit` and the end of input end a search at once (the solver
-//! polls its stop flag every 1024 nodes; if it has not answered within
+//! a search; `stop`, `quit` and the end of input end a search at once, in every phase
+//! (the solver polls its stop flag every 1024 nodes, and its line walk at every node
+//! with 4 096 nodes of allowance: [`SearchControl::stop`]; if it has not answered within
 //! [`STOP_GRACE`], the engine answers without it). Every `go` gets one reply, in
-//! order: one that arrives while a search runs waits for it (`Queued`).
+//! order: one that arrives while a search runs waits for it (`Queued`). A `stop` after
+//! the mate is proven answers the line read, or `checkmate timeout` with `info string
+//! mate within L plies proven; stopped before its line was read` when none could be
+//! read (`checkmate` carries only complete lines). [`HOLD_LINE_VAR`] is a test hook.
+//!
+//! [`SearchControl::stop`]: crate::tsume::SearchControl::stop
 
 use super::clock::budget;
 use super::command::{parse_command, Command, Go, GoError, MateLimit};
@@ -13,7 +19,7 @@ use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
-use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome};
+use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome, Phase};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -79,6 +85,22 @@ struct Running {
     yozume_nodes: u64,
     /// The bounds on the shortest mate last printed ([`info::bounds`]).
     bounds: MateBounds,
+    /// The solve's phase when last seen ([`info::phase`]).
+    phase: Phase,
+}
+
+/// What [`Engine::report`] needs to know of a search that ended, beside its outcome.
+struct Ended {
+    /// `go mate` (`checkmate …`), not a normal `go` (`bestmove …`).
+    mate: bool,
+    hashfull: u32,
+    yozume_nodes: u64,
+    /// A `stop` (or the time control) asked it to end.
+    stopped: bool,
+    /// The bounds on the shortest mate it proved ([`crate::tsume::SearchControl::bounds`]).
+    bounds: MateBounds,
+    /// The phase it ended in.
+    phase: Phase,
 }
 
 #[derive(Clone)]
@@ -98,7 +120,15 @@ struct Engine<W: Write> {
     /// The `go`s that arrived while a search was running, oldest first.
     queued: VecDeque<Queued>,
     tx: Sender<Event>,
+    /// Test hook ([`HOLD_LINE_VAR`]): every search waits before reading its line.
+    hold_line: bool,
 }
+
+/// The environment variable that, set to anything, makes every search stand in for a
+/// long line walk once its mate is proven
+/// ([`SearchControl::hold_before_line`](crate::tsume::SearchControl::hold_before_line)):
+/// for protocol tests of a `stop` during the walk, which must not race a real walk.
+pub const HOLD_LINE_VAR: &str = "SHOGI_LAB_USI_TEST_HOLD_LINE";
 
 /// A `go` that arrived while a search was running (a GUI that sends `stop` and the
 /// next `go` without waiting for the reply, or two `go`s in a row): it is answered after
@@ -140,6 +170,7 @@ pub fn run_usi<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::R
         generation: 0,
         queued: VecDeque::new(),
         tx,
+        hold_line: std::env::var_os(HOLD_LINE_VAR).is_some(),
     };
     let r = engine.event_loop(&rx);
     engine.shutdown(&rx);
@@ -347,6 +378,9 @@ impl<W: Write> Engine<W> {
         self.say(&format!("info string {what}; {summary}"))?;
         self.generation += 1;
         let control = Control::default();
+        if self.hold_line {
+            control.0.hold_before_line();
+        }
         if let Err(e) = spawn_search(pos, opts, control.clone(), self.generation, self.tx.clone()) {
             self.error(&format!("cannot start the search thread: {e}"))?;
             return self.no_answer(mate);
@@ -363,6 +397,7 @@ impl<W: Write> Engine<W> {
             held: None,
             yozume_nodes: self.options.yozume_nodes,
             bounds: MateBounds::default(),
+            phase: Phase::Proof,
         });
         Ok(())
     }
@@ -432,12 +467,15 @@ impl<W: Write> Engine<W> {
             return self.run_queued();
         }
         let hold = run.kind.holds_reply() && run.stop_at.is_none();
-        let (mate, hashfull, yozume) = (
-            run.kind == Kind::Mate,
-            run.control.0.hashfull(),
-            run.yozume_nodes,
-        );
-        let reply = self.report(mate, hashfull, yozume, outcome)?;
+        let ended = Ended {
+            mate: run.kind == Kind::Mate,
+            hashfull: run.control.0.hashfull(),
+            yozume_nodes: run.yozume_nodes,
+            stopped: run.stop_at.is_some(),
+            bounds: run.control.0.bounds(),
+            phase: run.control.0.phase(),
+        };
+        let reply = self.report(ended, outcome)?;
         match &mut self.search {
             Some(run) if hold => run.held = Some(reply),
             _ => {
@@ -499,22 +537,34 @@ impl<W: Write> Engine<W> {
                 .then(|| info::bounds(bounds))
                 .flatten();
             run.bounds = bounds;
+            let phase = run.control.0.phase();
+            let entered = (phase != run.phase)
+                .then(|| info::phase(phase, bounds))
+                .flatten();
+            run.phase = phase;
             self.say(&line)?;
             if let Some(b) = changed {
                 self.say(&b)?;
+            }
+            if let Some(p) = entered {
+                self.say(&p)?;
             }
         }
         Ok(())
     }
 
     /// Prints the `info` lines of a finished search and returns its reply line.
-    fn report(
-        &mut self,
-        mate: bool,
-        hashfull: u32,
-        yozume_nodes: u64,
-        outcome: SearchOutcome,
-    ) -> io::Result<String> {
+    fn report(&mut self, ended: Ended, outcome: SearchOutcome) -> io::Result<String> {
+        let Ended {
+            mate,
+            hashfull,
+            yozume_nodes,
+            stopped,
+            bounds,
+            phase,
+        } = ended;
+        // What ended a search that is not complete.
+        let cut = if stopped { "stopped" } else { "limits reached" };
         let no_answer = if mate {
             "checkmate timeout"
         } else {
@@ -534,15 +584,20 @@ impl<W: Write> Engine<W> {
                 let how = match (r.shortest, r.no_mate_within) {
                     (Some(true), _) => "proven shortest".to_string(),
                     (Some(false), Some(n)) if r.mate_within.is_some_and(|l| l <= n + 2) => {
+                        let why = if stopped {
+                            "stopped before a line of longest defences was read"
+                        } else {
+                            "this line is not one of longest defences"
+                        };
                         format!(
-                            "the shortest mate is proven to have {} plies, but this line is not one of longest defences",
+                            "the shortest mate is proven to have {} plies, but {why}",
                             n + 2
                         )
                     }
                     (Some(false), Some(n)) => {
-                        format!("not proven shortest: limits reached; no mate within {n} plies")
+                        format!("not proven shortest: {cut}; no mate within {n} plies")
                     }
-                    (Some(false), None) => "not proven shortest: limits reached".to_string(),
+                    (Some(false), None) => format!("not proven shortest: {cut}"),
                     (None, _) => {
                         "first proof found, length not minimised (MateLength Proof)".to_string()
                     }
@@ -565,6 +620,9 @@ impl<W: Write> Engine<W> {
                         )
                     };
                     self.say(&msg)?;
+                    if stopped && phase == Phase::Yozume {
+                        self.say("info string yozume: stopped before every first move was tried")?;
+                    }
                 }
                 self.say(&info::mate_pv(&r.line))?;
                 Ok(if mate {
@@ -585,10 +643,19 @@ impl<W: Write> Engine<W> {
                     Ok("bestmove resign".to_string())
                 }
             }
-            Outcome::Mate | Outcome::Unknown => {
-                self.say("info string no mate proven within the limits")?;
-                Ok(no_answer.to_string())
-            }
+            Outcome::Mate | Outcome::Unknown => match bounds.mate_within {
+                // A stop during the line walk: the mate is proven, its line was not read.
+                Some(l) if stopped => {
+                    self.say(&format!(
+                        "info string mate within {l} plies proven; stopped before its line was read"
+                    ))?;
+                    Ok(no_answer.to_string())
+                }
+                _ => {
+                    self.say("info string no mate proven within the limits")?;
+                    Ok(no_answer.to_string())
+                }
+            },
         }
     }
 }

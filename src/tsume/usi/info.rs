@@ -2,7 +2,7 @@
 //! and the score and principal variation of a proven mate.
 
 use crate::rules::Move;
-use crate::tsume::MateBounds;
+use crate::tsume::{MateBounds, Phase};
 use std::time::Duration;
 
 /// `info time <ms> nodes <n> nps <n/s> hashfull <‰>`.
@@ -17,6 +17,22 @@ pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
 /// mate the running search has proven, printed when they change.
 pub fn bounds(b: MateBounds) -> Option<String> {
     (!b.is_empty()).then(|| format!("info string proven so far: {b}"))
+}
+
+/// `info string reading the line (mate within <L> plies proven)` once the solve reads its
+/// line off the table, `info string looking for other mating first moves (余詰)` once it
+/// checks for 余詰; `None` for the other phases (the bounds say how far they are).
+pub fn phase(phase: Phase, b: MateBounds) -> Option<String> {
+    match phase {
+        Phase::Line => Some(match b.mate_within {
+            Some(l) => format!("info string reading the line (mate within {l} plies proven)"),
+            None => "info string reading the line".to_string(),
+        }),
+        Phase::Yozume => {
+            Some("info string looking for other mating first moves (余詰)".to_string())
+        }
+        _ => None,
+    }
 }
 
 /// `info string plays <n>`: the positions the search entered by a move (`Stats::plays`), the
@@ -51,6 +67,16 @@ mod tests {
             "info time 0 nodes 5 nps 5000 hashfull 0"
         );
         assert_eq!(plays(12), "info string plays 12");
+        let within = |l| MateBounds {
+            mate_within: Some(l),
+            no_mate_within: None,
+        };
+        assert_eq!(
+            phase(Phase::Line, within(9)).unwrap(),
+            "info string reading the line (mate within 9 plies proven)"
+        );
+        assert_eq!(phase(Phase::Shortest, within(9)), None);
+        assert_eq!(phase(Phase::Proof, MateBounds::default()), None);
         let b = |mate_within, no_mate_within| {
             bounds(MateBounds {
                 mate_within,

@@ -4,8 +4,10 @@
 //!
 //! - `go mate <ms>|infinite` → `checkmate <moves>` (a line the independent checker
 //!   replayed), `checkmate nomate` (a complete disproof of a valid position) or
-//!   `checkmate timeout` (limits, `stop`, or no valid position). `checkmate
-//!   notimplemented` is never sent.
+//!   `checkmate timeout` (limits, `stop` before a line could be read, or no valid
+//!   position). `checkmate notimplemented` is never sent. A `stop` is honoured in every
+//!   phase: the search, the minimality search, the line walk and the 余詰 search
+//!   (`specs/tsume.md`, stop requests).
 //! - A normal `go` (`btime`/`wtime`/`binc`/`winc`/`byoyomi`/`movetime`/`infinite`/
 //!   `ponder`) searches for a mate within the time control ([`clock`]) and answers
 //!   `bestmove <first move> [ponder <reply>]` after `info … score mate N pv …` if one is
