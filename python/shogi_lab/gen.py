@@ -38,7 +38,8 @@ def tsume_jsonl(
 ) -> Tuple[str, List[int]]:
     """``shogi-lab gen tsume --count C --plies P …``'s output, and the indices (0-based,
     of the whole run) of the vectors left out because no mate of exactly ``plies`` plies
-    was found in ``max_candidates`` candidates (where the CLI exits 1)."""
+    was found in ``max_candidates`` candidates (where the CLI exits 1). Ctrl-C stops the
+    generator (and the candidate's solve) and raises ``KeyboardInterrupt``."""
     return _native.gen_tsume(count, plies, seed, nodes, max_candidates, shard)
 
 

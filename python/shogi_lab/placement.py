@@ -24,7 +24,8 @@ def count(
     ``specs/schema/commands.md``): ``{"pieces", "directions", "method", "shard", "count",
     "count_up_to_mirror" (None for a shard: merge count and mirror_symmetric first),
     "mirror_symmetric", "nodes", "layouts", "states", "peak_states", "time_ms"}``, None
-    where a method has no such value; the GIL is released.
+    where a method has no such value; the GIL is released, and Ctrl-C (a notebook's
+    interrupt) stops the count and raises ``KeyboardInterrupt``.
     """
     return json.loads(_native.placement_count(pieces, both_directions, method, shard))
 
@@ -35,5 +36,6 @@ def first(
     """One placement (checked square by square) or a proof by exhaustive search that none
     exists: the object ``shogi-lab place --first --json`` prints (``PlaceFirst``):
     ``{"pieces", "directions", "result": "found" | "impossible" | "unknown",
-    "sfen": str | None, "nodes": int, "time_ms": int}``."""
+    "sfen": str | None, "nodes": int, "time_ms": int}``. The GIL is released; Ctrl-C
+    stops the search and raises ``KeyboardInterrupt``."""
     return json.loads(_native.placement_first(pieces, both_directions, node_limit))

@@ -24,7 +24,10 @@ def converge(world: World, engine: str = "counting") -> dict:
     """Converges ``world`` with one of the engines ``counting``, ``peel``, ``sat``,
     ``enumeration``. Returns the object ``shogi-lab quantum converge --json`` prints:
     ``{"consistent": True, "world": [...], "used_up": "…", "conflict": None}`` or
-    ``{"consistent": False, "world": None, "used_up": None, "conflict": [piece indices]}``."""
+    ``{"consistent": False, "world": None, "used_up": None, "conflict": [piece indices]}``.
+    Ctrl-C stops the ``sat`` engine between two solver calls (varisat cannot be interrupted
+    inside one; a call takes milliseconds, on rare worlds seconds) and raises
+    ``KeyboardInterrupt``; the other engines are quick."""
     return json.loads(_native.quantum_converge(_text(world), engine))
 
 

@@ -24,9 +24,10 @@ pub mod sweep;
 pub use check::{brute_force_count, check_placement, CheckError};
 pub use feasibility::Directions;
 pub use pieces::{Cell, Kind, PieceSet, PieceSetError};
-pub use search::{default_memo_bytes, Count, First, Problem, MEMO_MAX_BYTES};
+pub use search::{default_memo_bytes, Count, First, Problem, MEMO_MAX_BYTES, STOP_POLL};
 pub use sweep::{
-    sweep_count, sweep_count_shard, sweep_count_with_progress, SweepCount, SweepError,
+    sweep_count, sweep_count_shard, sweep_count_shard_until, sweep_count_with_progress, SweepCount,
+    SweepError,
 };
 
 use crate::rules::{Bitboard, ByColor, Color, Hand, Piece, Setup, Square};

@@ -249,7 +249,8 @@ impl Problem {
 
     /// [`Problem::count`] reporting `(done, total)` top-level branches.
     pub fn count_with_progress(&self, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
-        self.count_impl(Some(default_memo_bytes()), Shard::WHOLE, progress)
+        self.count_impl(Some(default_memo_bytes()), Shard::WHOLE, progress, None)
+            .expect("no stop request")
     }
 
     /// The part of [`Problem::count`] under the top-level branches (the
@@ -257,7 +258,8 @@ impl Problem {
     /// robin). The shards' counts sum to the whole count; the frontier's own
     /// expansion nodes are reported by shard 0 only, so nodes sum too.
     pub fn count_shard(&self, shard: Shard, progress: &(dyn Fn(u64, u64) + Sync)) -> Count {
-        self.count_impl(Some(default_memo_bytes()), shard, progress)
+        self.count_impl(Some(default_memo_bytes()), shard, progress, None)
+            .expect("no stop request")
     }
 
     /// [`Problem::count_shard`] with the tail memo's tables kept within `memo_bytes`
@@ -269,22 +271,38 @@ impl Problem {
         memo_bytes: u64,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Count {
-        self.count_impl(Some(memo_bytes), shard, progress)
+        self.count_impl(Some(memo_bytes), shard, progress, None)
+            .expect("no stop request")
     }
 
     /// [`Problem::count`] without the tail memo (every subtree searched, closed-form
     /// pawn leaves and mirror pairs as in `count`): the twin the memo is tested against.
     pub fn count_unmemoised(&self) -> Count {
-        self.count_impl(None, Shard::WHOLE, &|_, _| {})
+        self.count_impl(None, Shard::WHOLE, &|_, _| {}, None)
+            .expect("no stop request")
     }
 
-    /// `memo_bytes`: the tail memo's budget, `None` for no memo.
+    /// [`Problem::count_shard`] that gives up once `stop()` says so (`None`): each worker
+    /// asks every [`STOP_POLL`] nodes, and no new top-level branch starts after it said
+    /// so. For a caller on another thread that must stay interruptible (Python's Ctrl-C).
+    pub fn count_shard_until(
+        &self,
+        shard: Shard,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<Count> {
+        self.count_impl(Some(default_memo_bytes()), shard, progress, Some(stop))
+    }
+
+    /// `memo_bytes`: the tail memo's budget, `None` for no memo; `None` back only when
+    /// `stop` said so.
     fn count_impl(
         &self,
         memo_bytes: Option<u64>,
         shard: Shard,
         progress: &(dyn Fn(u64, u64) + Sync),
-    ) -> Count {
+        stop: Option<&(dyn Fn() -> bool + Sync)>,
+    ) -> Option<Count> {
         let groups = self.groups();
         let memo = TailMemo::new(&groups, self.dirs, memo_bytes.unwrap_or(0));
         let memo = memo_bytes.map(|_| &memo);
@@ -298,17 +316,26 @@ impl Problem {
             .map(|(_, branch)| branch)
             .collect();
         let done = AtomicU64::new(0);
+        let stopped = AtomicBool::new(false);
         let total = frontier.len() as u64;
         progress(0, total);
         let mut c = frontier
             .into_par_iter()
             .map(|(node, placed)| {
+                let mut c = Count::default();
+                if stopped.load(Ordering::Relaxed) || stop.is_some_and(|s| s()) {
+                    stopped.store(true, Ordering::Relaxed);
+                    return c;
+                }
                 let mut w = Searcher::new(self, &groups, None);
                 w.mirror_canon = true;
                 w.memo = memo;
                 w.placed = placed;
-                let mut c = Count::default();
+                w.stop = stop;
                 w.count(node, &mut c, true);
+                if w.stopped {
+                    stopped.store(true, Ordering::Relaxed);
+                }
                 c.nodes = w.nodes;
                 c.memo_hits = w.memo_hits;
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -320,10 +347,13 @@ impl Problem {
                 nodes: a.nodes + b.nodes,
                 memo_hits: a.memo_hits + b.memo_hits,
             });
+        if stopped.load(Ordering::Relaxed) {
+            return None;
+        }
         if shard.index() == 0 {
             c.nodes += expand_nodes;
         }
-        c
+        Some(c)
     }
 
     /// Counts by listing every placement one by one (no closed-form leaves,
@@ -352,11 +382,33 @@ impl Problem {
     /// nodes (`None`: no limit). `Impossible` only after an exhaustive search.
     /// Returns the answer and the nodes visited.
     pub fn first(&self, node_limit: Option<u64>) -> (First, u64) {
+        self.first_impl(node_limit, None).expect("no stop request")
+    }
+
+    /// [`Problem::first`] that gives up once `stop()` says so (`None`), asked every 4 096
+    /// nodes of each worker (where the node limit is checked). For a caller on another
+    /// thread that must stay interruptible (Python's Ctrl-C). A placement found before the
+    /// stop is still answered.
+    pub fn first_until(
+        &self,
+        node_limit: Option<u64>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<(First, u64)> {
+        self.first_impl(node_limit, Some(stop))
+    }
+
+    fn first_impl(
+        &self,
+        node_limit: Option<u64>,
+        interrupt: Option<&(dyn Fn() -> bool + Sync)>,
+    ) -> Option<(First, u64)> {
         let groups = self.groups();
         let budget = Budget {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             limit: node_limit.unwrap_or(u64::MAX),
+            interrupt,
+            interrupted: AtomicBool::new(false),
         };
         let s = Searcher::new(self, &groups, None);
         let (frontier, expand_nodes) = s.frontier(self.root(&groups), 1);
@@ -378,13 +430,14 @@ impl Problem {
             answer
         });
         let nodes = budget.nodes.load(Ordering::Relaxed);
-        match found {
+        Some(match found {
             Some(p) => (First::Found(p), nodes),
+            None if budget.interrupted.load(Ordering::Relaxed) => return None,
             None if nodes > budget.limit || budget.stop.load(Ordering::Relaxed) => {
                 (First::Unknown, nodes)
             }
             None => (First::Impossible, nodes),
-        }
+        })
     }
 }
 
@@ -393,11 +446,21 @@ type Placed = Vec<(Square, Cell)>;
 /// A listing callback.
 type Visit<'v> = dyn FnMut(&[(Square, Cell)]) -> ControlFlow<()> + 'v;
 
-struct Budget {
+/// The shared limits of [`Problem::first`]'s workers.
+struct Budget<'a> {
+    /// Set when the search is over (a placement found, the node limit passed, a stop).
     stop: AtomicBool,
     nodes: AtomicU64,
     limit: u64,
+    /// Asked with the node limit ([`Problem::first_until`]).
+    interrupt: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// `interrupt` said so.
+    interrupted: AtomicBool,
 }
+
+/// How many nodes a counting worker searches between two calls of its stop closure
+/// ([`Problem::count_shard_until`]): the call and the test stay off the hot path.
+pub const STOP_POLL: u64 = 1 << 14;
 
 struct Searcher<'a> {
     dirs: Directions,
@@ -405,7 +468,11 @@ struct Searcher<'a> {
     placed: Placed,
     nodes: u64,
     flushed: u64,
-    budget: Option<&'a Budget>,
+    budget: Option<&'a Budget<'a>>,
+    /// Counting: asked every [`STOP_POLL`] nodes ([`Problem::count_shard_until`]).
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// `stop` said so: the count is abandoned (what it returns is meaningless).
+    stopped: bool,
     /// One direction and the last group is the pawns: count them in closed form.
     pawn_leaf: Option<usize>,
     files: u8,
@@ -419,7 +486,7 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(p: &Problem, groups: &'a [Group], budget: Option<&'a Budget>) -> Searcher<'a> {
+    fn new(p: &Problem, groups: &'a [Group], budget: Option<&'a Budget<'a>>) -> Searcher<'a> {
         let pawn_leaf = match groups.last() {
             Some(g) if g.kind == Kind::Shogi(PieceKind::Pawn) && p.dirs == Directions::One => {
                 Some(groups.len() - 1)
@@ -433,6 +500,8 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             flushed: 0,
             budget,
+            stop: None,
+            stopped: false,
             pawn_leaf,
             files: p.files,
             region: p.region().0,
@@ -547,6 +616,18 @@ impl<'a> Searcher<'a> {
         (level, nodes)
     }
 
+    /// Whether the count is abandoned (called as each node is counted): `stop` is asked
+    /// when the node count reaches a multiple of [`STOP_POLL`].
+    #[inline]
+    fn stopping(&mut self) -> bool {
+        if self.nodes % STOP_POLL == 0 {
+            if let Some(stop) = self.stop {
+                self.stopped |= stop();
+            }
+        }
+        self.stopped
+    }
+
     fn count(&mut self, n: Node, c: &mut Count, closed_form: bool) {
         if n.doubled && closed_form && self.memo.is_some() {
             // The lesser of a mirror pair: no more mirror bookkeeping below,
@@ -582,6 +663,9 @@ impl<'a> Searcher<'a> {
         // Iterate by reference: moving the whole buffer costs more than the search.
         for &(child, sq, p) in kids.iter() {
             self.nodes += 1;
+            if self.stopping() {
+                return;
+            }
             self.placed.push((sq, p));
             self.count(child, c, closed_form);
             self.placed.pop();
@@ -616,6 +700,10 @@ impl<'a> Searcher<'a> {
         let mut total = 0;
         for &child in kids.iter() {
             self.nodes += 1;
+            if self.stopping() {
+                // Abandoned: the partial total is not remembered.
+                return total;
+            }
             total += self.raw(child);
         }
         if let (Some(m), Some(k)) = (self.memo, key) {
@@ -637,6 +725,10 @@ impl<'a> Searcher<'a> {
                     - self.flushed;
                 self.flushed = self.nodes;
                 if total > b.limit {
+                    b.stop.store(true, Ordering::Relaxed);
+                }
+                if b.interrupt.is_some_and(|f| f()) {
+                    b.interrupted.store(true, Ordering::Relaxed);
                     b.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -1004,6 +1096,57 @@ mod tests {
                 assert!(kept < 200_000, "budget {budget}: {kept} kept");
             }
         }
+    }
+
+    /// A stop closure that says "stop" from its `n`-th call on, and counts its calls.
+    fn stop_after(n: u64) -> (AtomicU64, impl Fn(&AtomicU64) -> bool) {
+        (AtomicU64::new(0), move |calls: &AtomicU64| {
+            calls.fetch_add(1, Ordering::Relaxed) + 1 >= n
+        })
+    }
+
+    /// A stop request ends a count, a search for one placement and a worker deep in its
+    /// recursion (asked every `STOP_POLL` nodes); without one the answers are the plain ones.
+    #[test]
+    fn stop_requests_end_counts_and_searches() {
+        let p = Problem::new(PieceSet::parse("R2B2").unwrap(), Directions::One);
+        let whole = p.count();
+        let never = p.count_shard_until(Shard::WHOLE, &|_, _| {}, &|| false);
+        assert_eq!(never, Some(whole));
+        let (calls, stop) = stop_after(1);
+        assert_eq!(
+            p.count_shard_until(Shard::WHOLE, &|_, _| {}, &|| stop(&calls)),
+            None
+        );
+        // One worker over the whole tree (711 526 nodes): the second call, at node
+        // 2 × STOP_POLL, ends it; the levels above count one more node each as they end.
+        let groups = p.groups();
+        let memo = TailMemo::new(&groups, p.dirs, default_memo_bytes());
+        let (calls, stop) = stop_after(2);
+        let stop = || stop(&calls);
+        let mut w = Searcher::new(&p, &groups, None);
+        w.mirror_canon = true;
+        w.memo = Some(&memo);
+        w.stop = Some(&stop);
+        let mut c = Count::default();
+        w.count(p.root(&groups), &mut c, true);
+        assert!(w.stopped);
+        assert_eq!(calls.load(Ordering::Relaxed), 2);
+        assert!(
+            (2 * STOP_POLL..2 * STOP_POLL + 4).contains(&w.nodes),
+            "{}",
+            w.nodes
+        );
+        assert!(c.count < whole.count);
+        // `first`: an exhaustive search (R9K is impossible: 12.5 M nodes) stopped at its
+        // first check, and one that finds a placement before it is asked.
+        let hard = Problem::new(PieceSet::parse("R9K").unwrap(), Directions::One);
+        let (calls, stop) = stop_after(1);
+        assert_eq!(hard.first_until(None, &|| stop(&calls)), None);
+        assert_eq!(
+            p.first_until(None, &|| false).map(|(f, _)| f),
+            Some(p.first(None).0)
+        );
     }
 
     #[test]

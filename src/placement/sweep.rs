@@ -44,7 +44,7 @@ use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Result of [`sweep_count`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -90,21 +90,35 @@ pub enum SweepError {
 }
 
 /// Bytes held by the sweep (the long-range layouts and every thread's DP maps),
-/// against a limit; a charge that would pass it fails and the whole count stops.
-#[derive(Debug)]
-struct Budget {
+/// against a limit; a charge that would pass it fails and the whole count stops. A stop
+/// request ([`sweep_count_shard_until`]) stops it the same way.
+struct Budget<'a> {
     limit: u64,
     used: AtomicU64,
-    exceeded: std::sync::atomic::AtomicBool,
+    exceeded: AtomicBool,
+    /// Asked at each layout and at each square of a layout's sweep.
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// `stop` said so.
+    stopped: AtomicBool,
 }
 
-impl Budget {
-    fn new(limit: u64) -> Budget {
+impl<'a> Budget<'a> {
+    fn new(limit: u64, stop: Option<&'a (dyn Fn() -> bool + Sync)>) -> Budget<'a> {
         Budget {
             limit,
             used: AtomicU64::new(0),
-            exceeded: std::sync::atomic::AtomicBool::new(false),
+            exceeded: AtomicBool::new(false),
+            stop,
+            stopped: AtomicBool::new(false),
         }
+    }
+
+    /// Whether the count must end: the memory limit was passed, or `stop` said so.
+    fn ending(&self) -> bool {
+        if self.stop.is_some_and(|s| s()) {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        self.exceeded() || self.stopped.load(Ordering::Relaxed)
     }
 
     /// Takes `bytes` more; `false` (and the budget marked exceeded) if they do not fit.
@@ -134,12 +148,12 @@ impl Budget {
 }
 
 /// What one thread's DP maps hold, kept charged to the [`Budget`] (released on drop).
-struct Held<'a> {
-    budget: &'a Budget,
+struct Held<'a, 'b> {
+    budget: &'a Budget<'b>,
     bytes: u64,
 }
 
-impl Held<'_> {
+impl Held<'_, '_> {
     /// Charges or releases the difference to `bytes`; `false` if the budget cannot give it.
     fn set(&mut self, bytes: u64) -> bool {
         if bytes > self.bytes {
@@ -154,7 +168,7 @@ impl Held<'_> {
     }
 }
 
-impl Drop for Held<'_> {
+impl Drop for Held<'_, '_> {
     fn drop(&mut self) {
         self.budget.release(self.bytes);
     }
@@ -226,20 +240,54 @@ pub fn sweep_count_limited(
     memory_limit: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<SweepCount, SweepError> {
+    let budget = Budget::new(memory_limit, None);
+    sweep(problem, shard, &budget, progress).map(|c| c.expect("no stop request"))
+}
+
+/// [`sweep_count_shard`] that gives up once `stop()` says so (`Ok(None)`), asked at each
+/// long-range layout and at each square of a layout's sweep. For a caller on another
+/// thread that must stay interruptible (Python's Ctrl-C).
+///
+/// # Errors
+/// As [`sweep_count_limited`] (with [`crate::resources::default_memory_limit`]).
+pub fn sweep_count_shard_until(
+    problem: &Problem,
+    shard: Shard,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<SweepCount>, SweepError> {
+    let budget = Budget::new(crate::resources::default_memory_limit(), Some(stop));
+    sweep(problem, shard, &budget, progress)
+}
+
+/// The sweep within `budget`; `Ok(None)` when its stop request came.
+fn sweep(
+    problem: &Problem,
+    shard: Shard,
+    budget: &Budget<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Option<SweepCount>, SweepError> {
     if problem.dirs != Directions::One {
         return Err(SweepError::TwoDirections);
     }
     let short = ShortKinds::of(&problem.set)?;
     let full = Grid::new(problem, false, &short);
     let folded = Grid::new(problem, true, &short);
-    let budget = Budget::new(memory_limit);
-    let layouts: Vec<Layout> =
-        long_range_layouts(problem, shard, &budget).ok_or_else(|| budget.error())?;
+    let stopped = || budget.stopped.load(Ordering::Relaxed);
+    let Some(layouts) = long_range_layouts(problem, shard, budget) else {
+        return if stopped() {
+            Ok(None)
+        } else {
+            Err(budget.error())
+        };
+    };
     let region = problem.region();
     let done = AtomicU64::new(0);
     let total_layouts = layouts.len() as u64;
     progress(0, total_layouts);
-    let results: Vec<(u128, u128, u64, u64, u64)> = layouts
+    // Per layout: (count, symmetric, layouts counted, states, peak states).
+    type Part = (u128, u128, u64, u64, u64);
+    let results: Result<Vec<Part>, _> = layouts
         .par_iter()
         .map(|layout| {
             let mirror = layout.mirror(region);
@@ -247,7 +295,7 @@ pub fn sweep_count_limited(
             let mut out = (0u128, 0u128, 0u64, 0u64, 0u64);
             if symmetric_layout || layout.key() < mirror.key() {
                 let (n, stats) = full
-                    .count(layout, &short, &budget)
+                    .count(layout, &short, budget)
                     .ok_or_else(|| budget.error())?;
                 out.0 = if symmetric_layout { n } else { 2 * n };
                 out.2 = 1;
@@ -256,7 +304,7 @@ pub fn sweep_count_limited(
             }
             if symmetric_layout {
                 let (n, stats) = folded
-                    .count(layout, &short, &budget)
+                    .count(layout, &short, budget)
                     .ok_or_else(|| budget.error())?;
                 out.1 = n;
                 out.3 += stats.0;
@@ -265,7 +313,11 @@ pub fn sweep_count_limited(
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total_layouts);
             Ok(out)
         })
-        .collect::<Result<_, SweepError>>()?;
+        .collect::<Result<_, SweepError>>();
+    if stopped() {
+        return Ok(None);
+    }
+    let results = results?;
     let mut total = SweepCount::default();
     let (mut count, mut symmetric) = (0u128, 0u128);
     for (c, s, l, st, peak) in results {
@@ -277,7 +329,7 @@ pub fn sweep_count_limited(
     }
     total.count = u64::try_from(count).map_err(|_| SweepError::Overflow)?;
     total.symmetric = u64::try_from(symmetric).map_err(|_| SweepError::Overflow)?;
-    Ok(total)
+    Ok(Some(total))
 }
 
 /// A layout of the long-range pieces.
@@ -336,7 +388,7 @@ fn region_files(region: Bitboard) -> u8 {
 /// Every mutually non-attacking layout of the long-range pieces whose
 /// remaining pieces (degraded to pawns and stones) still fit, of those `shard`
 /// owns (round robin in enumeration order); `None` when they pass the budget.
-fn long_range_layouts(problem: &Problem, shard: Shard, budget: &Budget) -> Option<Vec<Layout>> {
+fn long_range_layouts(problem: &Problem, shard: Shard, budget: &Budget<'_>) -> Option<Vec<Layout>> {
     let region = problem.region();
     let groups: Vec<(Kind, u32)> = LONG_RANGE
         .iter()
@@ -413,7 +465,7 @@ fn long_range_layouts(problem: &Problem, shard: Shard, budget: &Budget) -> Optio
         if !shard.owns(seen - 1) {
             return true;
         }
-        if !budget.charge(layout_bytes(l.pieces.len())) {
+        if budget.ending() || !budget.charge(layout_bytes(l.pieces.len())) {
             return false;
         }
         out.push(l.clone());
@@ -682,12 +734,13 @@ impl Grid {
     }
 
     /// Counts the short-range completions of a layout; also `(states expanded, peak states)`.
-    /// `None` when its maps would pass the budget (or another thread passed it).
+    /// `None` when its maps would pass the budget (or another thread passed it, or a stop
+    /// request came).
     fn count(
         &self,
         layout: &Layout,
         short: &ShortKinds,
-        budget: &Budget,
+        budget: &Budget<'_>,
     ) -> Option<(u128, (u64, u64))> {
         let n = self.cells;
         let nk = short.kinds.len();
@@ -768,7 +821,7 @@ impl Grid {
         for i in 0..n {
             next.clear();
             let slots = (cur.capacity() + next.capacity()) as u64;
-            if budget.exceeded() || !held.set(slots * MAP_BYTES_PER_SLOT) {
+            if budget.ending() || !held.set(slots * MAP_BYTES_PER_SLOT) {
                 return None;
             }
             expanded += cur.len() as u64;
@@ -914,13 +967,29 @@ mod tests {
         let e = sweep_count_limited(&p, Shard::WHOLE, 4 << 10, &|_, _| {}).unwrap_err();
         assert_eq!(e, SweepError::MemoryLimit { limit_mib: 0 });
         // Enough for the layouts but not for the DP maps (`layout_bytes` per layout).
-        let budget = Budget::new(u64::MAX);
+        let budget = Budget::new(u64::MAX, None);
         let n = long_range_layouts(&p, Shard::WHOLE, &budget).unwrap().len() as u64;
         assert!(n * layout_bytes(3) > 4 << 10, "{n} layouts");
         let layouts_only = n * layout_bytes(3) + 1024;
         let e = sweep_count_limited(&p, Shard::WHOLE, layouts_only, &|_, _| {}).unwrap_err();
         assert!(matches!(e, SweepError::MemoryLimit { .. }), "{e:?}");
         assert_eq!(budget.used.load(Ordering::Relaxed), n * layout_bytes(3));
+    }
+
+    /// A stop request ends the sweep (`Ok(None)`), in the layouts' enumeration or in a
+    /// layout's DP; without one the count is the plain one.
+    #[test]
+    fn a_stop_request_ends_the_sweep() {
+        let p = Problem::new(PieceSet::parse("RB2G2K").unwrap(), Directions::One).on_board(6, 6);
+        let whole = sweep_count(&p).unwrap();
+        let never = sweep_count_shard_until(&p, Shard::WHOLE, &|_, _| {}, &|| false);
+        assert_eq!(never, Ok(Some(whole)));
+        for n in [1, 2, 50] {
+            let calls = AtomicU64::new(0);
+            let stop = || calls.fetch_add(1, Ordering::Relaxed) + 1 >= n;
+            let r = sweep_count_shard_until(&p, Shard::WHOLE, &|_, _| {}, &stop);
+            assert_eq!(r, Ok(None), "stopped at call {n}");
+        }
     }
 
     #[test]

@@ -97,23 +97,17 @@ pub fn gen_tsume(
         nodes,
         max_candidates,
     };
-    py.allow_threads(|| {
-        // The solver recurses per ply: a deep stack, as the CLI gives it.
-        std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn(move || {
-                let (mut out, mut missing) = (String::new(), Vec::new());
-                gen::tsume(count, seed, o, shard, |i, v| match v {
-                    Some(v) => push_line(&mut out, &v),
-                    None => missing.push(i),
-                });
-                (out, missing)
-            })
-            .map_err(|e| format!("cannot start the generator thread: {e}"))?
-            .join()
-            .map_err(|_| "the generator thread panicked".to_string())
-    })
-    .map_err(pyo3::exceptions::PyRuntimeError::new_err)
+    // On a thread with the solver's deep stack (it recurses per ply, as the CLI's does);
+    // Ctrl-C stops the candidate's solve and the generator, and raises KeyboardInterrupt.
+    super::interruptible(py, |c| {
+        let (mut out, mut missing) = (String::new(), Vec::new());
+        gen::tsume_until(count, seed, o, shard, Some(c), |i, v| match v {
+            Some(v) => push_line(&mut out, &v),
+            None => missing.push(i),
+        })
+        .map(|_| (out, missing))
+    })?
+    .ok_or_else(super::interrupted)
 }
 
 /// The lines of `gen quantum --count COUNT --seed SEED [--shard I/N]`.

@@ -39,6 +39,13 @@ pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
 pub(crate) const POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 use crate::rules::MAX_PERFT_DEPTH;
+use crate::tsume::Control;
+
+/// The exception of work that gave up because of a stop request ([`interruptible`] raises
+/// the signal's own exception first; this one stands in if the handler raised none).
+pub(crate) fn interrupted() -> PyErr {
+    pyo3::exceptions::PyKeyboardInterrupt::new_err(())
+}
 
 /// A [`ShogiLabError`] unless `depth` is at most [`MAX_PERFT_DEPTH`].
 pub(crate) fn check_perft_depth(depth: u32) -> PyResult<()> {
@@ -52,23 +59,20 @@ pub(crate) fn check_perft_depth(depth: u32) -> PyResult<()> {
 
 /// Runs `work` with the GIL released on a thread with the solver's deep stack
 /// ([`crate::tsume::watched`]) while this thread checks for signals every [`POLL`]: a
-/// signal's handler raising (Ctrl-C: `KeyboardInterrupt`) makes `work`'s `stop()` true,
-/// and once `work` has returned (it should give up soon) the exception is raised.
+/// signal's handler raising (Ctrl-C: `KeyboardInterrupt`) stops `work`'s control (its
+/// `is_stopped()` turns true; a solver given it stops), and once `work` has returned
+/// (it should give up soon) the exception is raised.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
-    work: impl FnOnce(&dyn Fn() -> bool) -> T + Send,
+    work: impl FnOnce(&Control) -> T + Send,
 ) -> PyResult<T> {
     let mut raised = None;
     let out = py.allow_threads(|| {
-        crate::tsume::watched(
-            POLL,
-            |control| work(&|| control.0.is_stopped()),
-            |_| {
-                Python::with_gil(|py| py.check_signals())
-                    .map_err(|e| raised = Some(e))
-                    .is_ok()
-            },
-        )
+        crate::tsume::watched(POLL, work, |_| {
+            Python::with_gil(|py| py.check_signals())
+                .map_err(|e| raised = Some(e))
+                .is_ok()
+        })
     });
     if let Some(e) = raised {
         return Err(e);

@@ -1,9 +1,13 @@
-//! `shogi_lab.placement.count` / `first` (利かずの駒並べ).
+//! `shogi_lab.placement.count` / `first` (利かずの駒並べ). Both run on a thread of their
+//! own (rayon's workers under it) and poll a stop flag that Ctrl-C sets: the count or
+//! search gives up within a few thousand nodes per worker and `KeyboardInterrupt` is raised.
 
-use super::input_error;
+use super::{input_error, interrupted, interruptible};
 use crate::output::placement::{direction_name, PlaceCount, PlaceFirst};
 use crate::output::{millis, to_line};
-use crate::placement::{check_placement, sweep_count_shard, Directions, First, PieceSet, Problem};
+use crate::placement::{
+    check_placement, sweep_count_shard_until, Directions, First, PieceSet, Problem,
+};
 use crate::shard::Shard;
 use pyo3::prelude::*;
 use std::time::Instant;
@@ -39,19 +43,24 @@ pub fn placement_count(
     let t = Instant::now();
     let out = match method {
         "search" => {
-            let c = py.allow_threads(|| p.count_shard(part, &|_, _| {}));
+            let c = interruptible(py, |c| {
+                p.count_shard_until(part, &|_, _| {}, &|| c.0.is_stopped())
+            })?
+            .ok_or_else(interrupted)?;
             PlaceCount::search(&p.set, p.dirs, shard, &c, millis(t.elapsed()))
         }
         "sweep" => {
-            let c = py
-                .allow_threads(|| sweep_count_shard(&p, part, &|_, _| {}))
-                .map_err(|e| match e {
-                    // The default limit (half the available memory) was reached.
-                    crate::placement::SweepError::MemoryLimit { .. } => {
-                        pyo3::exceptions::PyMemoryError::new_err(e.to_string())
-                    }
-                    e => input_error(e),
-                })?;
+            let c = interruptible(py, |c| {
+                sweep_count_shard_until(&p, part, &|_, _| {}, &|| c.0.is_stopped())
+            })?
+            .map_err(|e| match e {
+                // The default limit (half the available memory) was reached.
+                crate::placement::SweepError::MemoryLimit { .. } => {
+                    pyo3::exceptions::PyMemoryError::new_err(e.to_string())
+                }
+                e => input_error(e),
+            })?
+            .ok_or_else(interrupted)?;
             PlaceCount::sweep(&p.set, shard, &c, millis(t.elapsed()))
         }
         other => {
@@ -75,7 +84,8 @@ pub fn placement_first(
 ) -> PyResult<String> {
     let p = problem(pieces, both_directions)?;
     let t = Instant::now();
-    let (answer, nodes) = py.allow_threads(|| p.first(node_limit));
+    let (answer, nodes) = interruptible(py, |c| p.first_until(node_limit, &|| c.0.is_stopped()))?
+        .ok_or_else(interrupted)?;
     let (result, sfen) = match answer {
         First::Found(b) => {
             check_placement(&p, &b).map_err(|e| {

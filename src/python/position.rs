@@ -94,8 +94,10 @@ impl Position {
         // "Already borrowed".
         let py = slf.py();
         drop(slf);
-        super::interruptible(py, move |stop| perft_until(&mut pos, depth, &stop))?
-            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+        super::interruptible(py, move |c| {
+            perft_until(&mut pos, depth, &|| c.0.is_stopped())
+        })?
+        .ok_or_else(super::interrupted)
     }
 
     /// The current position as SFEN.

@@ -20,7 +20,10 @@ fn tokens(w: &World) -> Vec<String> {
 }
 
 /// Converges a world: the JSON object of `quantum converge --json` ([`ConvergeOut`]) as
-/// text — `{"consistent", "world", "used_up", "conflict"}`, `null` where absent.
+/// text — `{"consistent", "world", "used_up", "conflict"}`, `null` where absent. The `sat`
+/// engine runs on a thread of its own and Ctrl-C stops it between two solver calls
+/// (varisat cannot be interrupted inside one; a call takes milliseconds, on rare worlds
+/// seconds) and raises `KeyboardInterrupt`; the other engines are polynomial and quick.
 #[pyfunction]
 #[pyo3(signature = (world_text, engine="counting"))]
 pub fn quantum_converge(py: Python<'_>, world_text: &str, engine: &str) -> PyResult<String> {
@@ -31,7 +34,12 @@ pub fn quantum_converge(py: Python<'_>, world_text: &str, engine: &str) -> PyRes
         )));
     }
     let e = engine_by_name(engine).ok_or_else(|| input_error(format!("no engine {engine}")))?;
-    let r = py.allow_threads(|| e.converge(&w));
+    let r = if engine == "sat" {
+        super::interruptible(py, |c| e.converge_until(&w, &|| c.0.is_stopped()))?
+            .ok_or_else(super::interrupted)?
+    } else {
+        py.allow_threads(|| e.converge(&w))
+    };
     Ok(crate::output::to_line(&ConvergeOut::new(&r)))
 }
 
@@ -92,9 +100,12 @@ pub fn quantum_perft(py: Python<'_>, depth: u32, shard: Option<(u64, u64)>) -> P
         Some((i, n)) => Shard::new(i, n).map_err(input_error)?,
         None => Shard::WHOLE,
     };
-    super::interruptible(py, |stop| {
-        QuantumPosition::new(EngineKind::Counting, Variant::Standard)
-            .perft_shard_until(depth, shard, &stop)
+    super::interruptible(py, |c| {
+        QuantumPosition::new(EngineKind::Counting, Variant::Standard).perft_shard_until(
+            depth,
+            shard,
+            &|| c.0.is_stopped(),
+        )
     })?
-    .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+    .ok_or_else(super::interrupted)
 }

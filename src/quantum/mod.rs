@@ -430,6 +430,19 @@ pub trait Convergence {
     /// # Errors
     /// [`Contradiction`] with a minimal conflicting set of pieces.
     fn converge(&self, w: &World) -> Result<Converged, Contradiction>;
+
+    /// [`Convergence::converge`] that gives up once `stop()` says so (`None`), for a
+    /// caller on another thread that must stay interruptible (Python's Ctrl-C). Engines
+    /// whose work is polynomial and quick do not ask (the default); the SAT engine asks
+    /// before each solver call (varisat cannot be interrupted inside one).
+    fn converge_until(
+        &self,
+        w: &World,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Result<Converged, Contradiction>> {
+        let _ = stop;
+        Some(self.converge(w))
+    }
 }
 
 /// Shrinks a conflicting set of pieces (bit `i` = piece `i`) to a minimal one by

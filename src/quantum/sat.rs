@@ -288,8 +288,21 @@ impl SatWorld<'_> {
 
     /// The converged domains, or the failed core (pieces) of the first call.
     pub fn converge(&mut self) -> Result<World, u32> {
+        self.converge_until(&|| false).expect("no stop request")
+    }
+
+    /// [`SatWorld::converge`] that gives up once `stop()` says so (`None`), asked before
+    /// each solver call: varisat 0.2 has no way to interrupt a call (one can take seconds
+    /// on a world whose contradiction hides among exactly-counted kinds).
+    pub fn converge_until(&mut self, stop: &dyn Fn() -> bool) -> Option<Result<World, u32>> {
         let w = self.world;
-        let first = self.solve(&w, &[])?;
+        if stop() {
+            return None;
+        }
+        let first = match self.solve(&w, &[]) {
+            Ok(m) => m,
+            Err(core) => return Some(Err(core)),
+        };
         // Pieces with equal domains are interchangeable (swap them in any model),
         // so a witness for one piece counts for every piece with its domain.
         let mut seen = [KindSet::EMPTY; PIECES];
@@ -308,12 +321,39 @@ impl SatWorld<'_> {
                 if seen[i].contains(k) {
                     continue;
                 }
+                if stop() {
+                    return None;
+                }
                 if let Ok(m) = self.solve(&w, &[self.enc.x[i][k.index()]]) {
                     mark(&mut seen, &m);
                 }
             }
         }
-        Ok(World(seen))
+        Some(Ok(World(seen)))
+    }
+}
+
+/// Converges `w` with a fresh solver (`certify`: every unsatisfiable call certified),
+/// asking `stop` before each solver call, the conflict's minimisation included.
+fn converge_with(
+    w: &World,
+    certify: bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<Result<Converged, Contradiction>> {
+    let mut s = SatWorld::new(w);
+    s.certify = certify;
+    match s.converge_until(stop)? {
+        Ok(out) => Some(Ok(Converged::new(w, out))),
+        Err(core) => {
+            // Minimise the core with the same solver: pieces outside the set are relaxed.
+            let mut stopped = false;
+            let conflict = minimize_conflict(w, core, |x| {
+                stopped = stopped || stop();
+                // Once stopped, any answer will do: the result is dropped.
+                stopped || s_feasible(&mut s, x)
+            });
+            (!stopped).then_some(Err(Contradiction { conflict }))
+        }
     }
 }
 
@@ -331,15 +371,15 @@ impl Convergence for SatEngine {
     }
 
     fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
-        let mut s = SatWorld::new(w);
-        match s.converge() {
-            Ok(out) => Ok(Converged::new(w, out)),
-            Err(core) => {
-                // Minimise the core with the same solver: pieces outside the set are relaxed.
-                let conflict = minimize_conflict(w, core, |x| s_feasible(&mut s, x));
-                Err(Contradiction { conflict })
-            }
-        }
+        converge_with(w, false, &|| false).expect("no stop request")
+    }
+
+    fn converge_until(
+        &self,
+        w: &World,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Result<Converged, Contradiction>> {
+        converge_with(w, false, stop)
     }
 }
 
@@ -360,15 +400,15 @@ impl Convergence for CertifiedSat {
     }
 
     fn converge(&self, w: &World) -> Result<Converged, Contradiction> {
-        let mut s = SatWorld::new(w);
-        s.certify = true;
-        match s.converge() {
-            Ok(out) => Ok(Converged::new(w, out)),
-            Err(core) => {
-                let conflict = minimize_conflict(w, core, |x| s_feasible(&mut s, x));
-                Err(Contradiction { conflict })
-            }
-        }
+        converge_with(w, true, &|| false).expect("no stop request")
+    }
+
+    fn converge_until(
+        &self,
+        w: &World,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Result<Converged, Contradiction>> {
+        converge_with(w, true, stop)
     }
 }
 
@@ -460,6 +500,36 @@ mod tests {
         );
         assert!(s.refutations > 0);
         assert_eq!(CertifiedSat.converge(&w).unwrap().world, out);
+    }
+
+    /// A stop request is heard before each solver call, the conflict's minimisation
+    /// included: asked for the `n`-th time, it ends the convergence (`None`) whichever
+    /// call comes next; never asked to stop, the engine answers as `converge` does.
+    #[test]
+    fn a_stop_request_ends_the_convergence_between_solver_calls() {
+        use std::cell::Cell;
+        // A consistent world (several calls) and a contradictory one (飛角・角玉・飛玉・飛角玉).
+        for text in ["RL RL R", "BR BK RK BRK"] {
+            let w: World = text.parse().unwrap();
+            let plain = SatEngine.converge(&w);
+            assert_eq!(SatEngine.converge_until(&w, &|| false), Some(plain.clone()));
+            let calls = Cell::new(0u32);
+            let count = || {
+                calls.set(calls.get() + 1);
+                false
+            };
+            assert!(SatEngine.converge_until(&w, &count).is_some());
+            let asked = calls.get();
+            assert!(asked > 2, "{text}: {asked}");
+            for n in 1..=asked {
+                let calls = Cell::new(0u32);
+                let stop = || {
+                    calls.set(calls.get() + 1);
+                    calls.get() >= n
+                };
+                assert_eq!(SatEngine.converge_until(&w, &stop), None, "{text}: {n}");
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::output::gen::{GenPosition, GenQuantum, GenRecord, GenTsume};
 use crate::quantum::{self, Observation, World};
 use crate::rules::{perft, Game, Move, Position};
 use crate::shard::Shard;
-use crate::tsume::{Outcome as MateOutcome, Solver, SolverOptions};
+use crate::tsume::{Control, Outcome as MateOutcome, Solver, SolverOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -128,13 +128,31 @@ pub fn tsume(
     seed: u64,
     o: TsumeOptions,
     shard: Shard,
-    mut emit: impl FnMut(usize, Option<GenTsume>),
+    emit: impl FnMut(usize, Option<GenTsume>),
 ) -> u64 {
+    tsume_until(count, seed, o, shard, None, emit).expect("no stop request")
+}
+
+/// [`tsume`] that gives up once `control` is stopped (`None`; the vectors emitted so far
+/// are as [`tsume`]'s): each candidate's solve polls it (within 1 024 nodes) and is then
+/// dropped, and no candidate starts after it. For a caller on another thread that must
+/// stay interruptible (Python's Ctrl-C). The control changes nothing else: the same
+/// vectors, with the same node counts.
+pub fn tsume_until(
+    count: usize,
+    seed: u64,
+    o: TsumeOptions,
+    shard: Shard,
+    control: Option<&Control>,
+    mut emit: impl FnMut(usize, Option<GenTsume>),
+) -> Option<u64> {
+    let stopped = || control.is_some_and(|c| c.0.is_stopped());
     let opts = SolverOptions {
         shortest: true,
         nodes: Some(o.nodes),
         max_plies: Some(o.plies),
         memory_mib: 16,
+        control: control.cloned(),
         ..SolverOptions::default()
     };
     let mut solver: Solver<Position> = Solver::new(opts);
@@ -162,7 +180,13 @@ pub fn tsume(
                 }
                 mine += 1;
                 let root = Position::from_setup(pos.to_setup(), pos.rules()).expect("legal");
+                if stopped() {
+                    return None;
+                }
                 let r = solver.solve(&root);
+                if stopped() {
+                    return None;
+                }
                 if r.outcome == MateOutcome::Mate
                     && r.shortest == Some(true)
                     && r.line.len() == o.plies as usize
@@ -180,7 +204,7 @@ pub fn tsume(
         tried += mine;
         emit(i, found);
     }
-    tried
+    Some(tried)
 }
 
 fn random_observation(rng: &mut ChaCha8Rng) -> Observation {
@@ -325,5 +349,51 @@ pub fn records(
             format: format.name(),
             text,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A vector as its JSON line (`GenTsume` has no `PartialEq`).
+    fn line(i: usize, v: Option<GenTsume>) -> (usize, Option<String>) {
+        (i, v.map(|v| crate::output::to_line(&v)))
+    }
+
+    /// `tsume_until` with a control that is never stopped gives `tsume`'s vectors (node
+    /// counts included); stopped, before the first candidate or after the first vector,
+    /// it gives up (`None`) and emits nothing more.
+    #[test]
+    fn a_stopped_control_ends_the_tsume_generator() {
+        let o = TsumeOptions {
+            plies: 3,
+            nodes: 20_000,
+            max_candidates: 1_000,
+        };
+        let mut plain = Vec::new();
+        let tried = tsume(3, 1, o, Shard::WHOLE, |i, v| plain.push(line(i, v)));
+        assert!(plain.iter().all(|(_, v)| v.is_some()), "{plain:?}");
+        let control = Control::default();
+        let mut watched = Vec::new();
+        let again = tsume_until(3, 1, o, Shard::WHOLE, Some(&control), |i, v| {
+            watched.push(line(i, v))
+        });
+        assert_eq!((again, &watched), (Some(tried), &plain));
+
+        control.0.stop();
+        let mut none = Vec::new();
+        let r = tsume_until(3, 1, o, Shard::WHOLE, Some(&control), |i, v| {
+            none.push(line(i, v))
+        });
+        assert_eq!((r, none.len()), (None, 0));
+
+        let control = Control::default();
+        let mut first = Vec::new();
+        let r = tsume_until(3, 1, o, Shard::WHOLE, Some(&control), |i, v| {
+            first.push(line(i, v));
+            control.0.stop();
+        });
+        assert_eq!((r, &first[..]), (None, &plain[..1]));
     }
 }

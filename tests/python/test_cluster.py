@@ -135,6 +135,9 @@ def test_gen_bindings_equal_the_cli(cli):
                                                                     "--to", "csa", "--shard", "1/2")
     assert gen.quantum(2, seed=9) == [json.loads(x) for x in cli("gen", "quantum", "--count", "2", "--seed", "9")
                                       .splitlines()]
+    # The solver runs under a stop flag in the binding (Ctrl-C): same vectors, same nodes.
+    assert gen.tsume_jsonl(2, plies=3, seed=4) == (cli("gen", "tsume", "--count", "2", "--plies", "3",
+                                                       "--seed", "4"), [])
 
 
 @pytest.mark.parametrize("call,message", [
