@@ -1,4 +1,5 @@
 use super::Failure;
+use crate::atomic_write::write_atomically;
 use crate::experiments::{figures, registry, Config, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -41,25 +42,6 @@ fn check_out_dir(dir: &Path) -> Result<(), Failure> {
     let probe = dir.join(format!(".shogi-lab-write-test-{}", std::process::id()));
     std::fs::write(&probe, b"probe").map_err(bad)?;
     std::fs::remove_file(&probe).map_err(bad)
-}
-
-/// Writes `text` to `path` through a temporary file beside it and a rename, so that a
-/// full disk or an interruption leaves the old table (or none), never a truncated one.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let written = (|| {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
 }
 
 /// Runs `experiments`.
