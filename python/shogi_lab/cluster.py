@@ -45,20 +45,24 @@ def _write_atomically(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def run_tsume_shard(problems_text: str, index: int, count: int, limits: Dict[str, Any]) -> str:
-    """The JSON lines of shard ``index``/``count`` of a problem file (the CLI's ``tsume --json`` fields)."""
-    problems = _native.tsume_problems(problems_text)
+def run_tsume_shard(problems_text: str, path: str, index: int, count: int, limits: Dict[str, Any]) -> str:
+    """The JSON lines of shard ``index``/``count`` of a problem file (the CLI's ``tsume --json`` fields);
+    ``path`` is the file's name as the user gave it, for the errors of problems it cannot read."""
+    problems = _native.tsume_problems(problems_text, path)
     start, end = _native.shard_block(index, count, len(problems))
     lines = []
-    for pid, sfen, _line in problems[start:end]:
-        try:
-            r = tsume.solve(sfen, **limits)
-        except _native.ShogiLabError as e:
+    for pid, sfen, _line, unreadable in problems[start:end]:
+        if unreadable is None:
+            try:
+                r = tsume.solve(sfen, **limits)
+            except _native.ShogiLabError as e:
+                unreadable = str(e)
+        if unreadable is not None:
             # The CLI's line for a problem it cannot read (TsumeOut::unreadable): every
-            # field of the answer null, the counts 0.
+            # field of the answer null, the counts 0, the error located in the file.
             o: Dict[str, Any] = {f.name: None for f in dataclasses.fields(tsume.TsumeResult)}
             o.update({"id": pid, "sfen": sfen, "result": "error", "nodes": 0, "plays": 0, "time_ms": 0,
-                      "error": str(e)})
+                      "error": unreadable})
             lines.append(json.dumps(o, ensure_ascii=False))
             continue
         # The CLI's TsumeOut itself (src/output/tsume.rs), with the problem's id.
@@ -193,7 +197,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(text.encode()),
                "shards": a.shards, **limits}
         ext = "jsonl"
-        calls = [(run_tsume_shard, (text, i, a.shards, limits)) for i in range(a.shards)]
+        calls = [(run_tsume_shard, (text, a.file, i, a.shards, limits)) for i in range(a.shards)]
     elif a.job == "place":
         method = "sweep" if a.sweep else "search"
         try:  # validate in the driver so a bad set is one line, not a task traceback

@@ -3,6 +3,7 @@
 use super::input_error;
 use super::output::to_python;
 use super::POLL;
+use crate::input_error::{InputError, Origin};
 use crate::output::tsume::TsumeOut;
 use crate::tsume::certificate::certify_answer;
 use crate::tsume::{
@@ -167,12 +168,27 @@ pub fn tsume_solve<'py>(
 }
 
 /// The problems of a problem file's text (one SFEN per line, `id<TAB>SFEN`,
-/// `#` comments) as `(id, sfen, line)`, read as `shogi-lab tsume FILE` reads them.
+/// `#` comments) as `(id, sfen, line, unreadable)`, read as `shogi-lab tsume FILE`
+/// reads them. `unreadable` is `None` for a problem that loads, else the CLI's located
+/// error for it (`PATH:LINE:COL: message`, `path` as given; without `path`, the text
+/// counts as an argument).
 #[pyfunction]
-pub fn tsume_problems(text: &str) -> Vec<(String, String, usize)> {
+#[pyo3(signature = (text, path=None))]
+pub fn tsume_problems(
+    text: &str,
+    path: Option<&str>,
+) -> Vec<(String, String, usize, Option<String>)> {
+    let origin = path.map_or(Origin::Argument, Origin::file);
     crate::tsume::problems::read_problems(text)
         .into_iter()
-        .map(|p| (p.id, p.sfen, p.line))
+        .map(|p| {
+            let unreadable = load_problem(&p.sfen, DefenderHand::Remaining)
+                .err()
+                .map(|e| {
+                    InputError::in_line(origin.clone(), p.line, p.column, &p.sfen, &e).to_string()
+                });
+            (p.id, p.sfen, p.line, unreadable)
+        })
         .collect()
 }
 

@@ -29,6 +29,24 @@ def test_tsume_shards_merge_to_the_cli_output(cli, root, tmp_path, shards, mode)
     assert len(list(out.glob("shard-*.jsonl"))) == shards
 
 
+def test_unreadable_problems_are_located_as_by_the_cli(root, tmp_path):
+    # A problem line the solver cannot load: the merged row is the CLI's, its error
+    # located at the file's line and column (`PATH:LINE:COL: message`).
+    file = tmp_path / "mixed.sfen"
+    good = (root / "specs" / "tsume" / "cases.sfen").read_text(encoding="utf-8").splitlines()
+    good = [line for line in good if line.strip() and not line.startswith("#")][:2]
+    file.write_text(f"{good[0]}\nbad\tlnsgk/9 b - 1\n{good[1]}\n", encoding="utf-8")
+    r = subprocess.run([str(cli_path()), "tsume", str(file), "--json", "--nodes", "20000"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    want = untimed(r.stdout)
+    assert want[1]["result"] == "error" and want[1]["error"].startswith(f"{file}:2:5: ")
+    out = tmp_path / "t"
+    argv = ["tsume", str(file), "--nodes", "20000", "--shards", "2", "--no-ray", "--out", str(out)]
+    assert cluster.main(argv) == 1
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+
+
 def test_place_shards_sum_and_resume(cli, tmp_path, capsys):
     want = cli.json("place", "--count", "--sweep", "RBG")[0]
     out = tmp_path / "p"

@@ -67,7 +67,8 @@ pub(super) fn solve_and_certify(
             let r = solver.solve(pos);
             let solve_ms = t.elapsed_ms();
             let c = certify_answer(&solver, pos, &r, path, check, length_nodes)
-                .map_err(certify_failure)?;
+                .map_err(certify_failure)?
+                .with_cap_hint("--certificate-nodes");
             Ok((r, c, solve_ms))
         },
         |c| {

@@ -50,6 +50,9 @@ pub struct Certified {
     pub shortest_certified: Option<bool>,
     /// Why the length claim was not certified, when not.
     pub length_reason: Option<String>,
+    /// Whether the length certificate was refused for exceeding its node cap (the
+    /// front end names its own option that raises it: [`Certified::with_cap_hint`]).
+    pub length_too_large: bool,
     /// Nodes of the length certificate (0 when none was accepted).
     pub length_nodes: usize,
     /// Bytes of the length certificate.
@@ -64,6 +67,21 @@ pub struct Certified {
     pub extract_ms: f64,
     /// Check time, ms (as `extract_ms`; 0 when skipped).
     pub check_ms: f64,
+}
+
+impl Certified {
+    /// The same, with `option` (the front end's name for the length certificate's node
+    /// cap, e.g. the CLI's `--certificate-nodes`) named in `length_reason` when the cap
+    /// refused the certificate.
+    #[must_use]
+    pub fn with_cap_hint(mut self, option: &str) -> Certified {
+        if self.length_too_large {
+            if let Some(r) = &mut self.length_reason {
+                r.push_str(&format!(" ({option} raises the cap)"));
+            }
+        }
+        self
+    }
 }
 
 /// Extracts the certificate of `result` from `solver` (which just solved `root`),
@@ -159,12 +177,8 @@ pub fn certify_answer(
             }
             Err(e) => {
                 out.shortest_certified = Some(false);
-                let hint = if e.is_too_large() {
-                    " (--certificate-nodes raises the cap)"
-                } else {
-                    ""
-                };
-                out.length_reason = Some(format!("no certificate: {e}{hint}"));
+                out.length_too_large = e.is_too_large();
+                out.length_reason = Some(format!("no certificate: {e}"));
             }
         }
     }
