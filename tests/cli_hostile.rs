@@ -270,3 +270,19 @@ fn quantum_play_refuses_zero_games() {
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("'--games <GAMES>'"), "{}", o.stderr);
 }
+
+#[test]
+fn perft_divide_at_depth_zero_is_refused_not_answered_at_depth_one() {
+    // Was `depth 0`, `nodes 30` (the divide of depth 1) for the start position.
+    bad_input(
+        &run(&["perft", "startpos", "0", "--divide"]),
+        "--divide needs a depth of at least 1",
+    );
+    let o = run(&["perft", "startpos", "0", "--json"]);
+    ok(&o);
+    assert!(
+        o.stdout.contains("\"depth\":0,\"nodes\":1,"),
+        "{}",
+        o.stdout
+    );
+}
