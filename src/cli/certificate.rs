@@ -30,7 +30,7 @@ pub struct CheckArgs {
 /// A [`Failure`] with exit 1 or 2.
 pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
     let origin = || Origin::file(&a.file);
-    let text = std::fs::read_to_string(&a.file).map_err(|e| InputError::new(origin(), e))?;
+    let text = super::read_text(&a.file)?;
     let problem = match &a.problem {
         None => None,
         Some(s) => Some(problem_position(s)?),

@@ -119,6 +119,13 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
     } else {
         std::fs::read(&a.file).map_err(|e| InputError::new(Origin::file(&a.file), e))?
     };
+    if a.ply != 0 && a.to != Format::Sfen {
+        return Err(Failure::input(format!(
+            "--ply is for --to sfen (the position after that many moves), not --to {}",
+            clap::ValueEnum::to_possible_value(&a.to)
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        )));
+    }
     let mut recs = read_records(&a.file, &bytes)
         .map_err(|e| InputError::in_text(Origin::file(&a.file), "", &e))?;
     for r in &mut recs {
@@ -164,11 +171,14 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
         Format::Sfen => {
             for r in &recs {
                 let p = r.position_after(a.ply).ok_or_else(|| {
-                    Failure::input(format!(
-                        "--ply {} but the main line has {} moves",
-                        a.ply,
-                        r.main.moves.len()
-                    ))
+                    InputError::new(
+                        Origin::file(&a.file),
+                        format!(
+                            "--ply {} but the main line has {} moves",
+                            a.ply,
+                            r.main.moves.len()
+                        ),
+                    )
                 })?;
                 super::emit(write_sfen(&p));
             }

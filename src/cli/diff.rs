@@ -192,15 +192,7 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
         load_problem, problems::read_problems, DefenderHand, Solver, SolverOptions,
     };
     let t = Instant::now();
-    let text = if a.problems == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| InputError::new(Origin::Stdin, e))?;
-        s
-    } else {
-        std::fs::read_to_string(&a.problems)
-            .map_err(|e| InputError::new(Origin::file(&a.problems), e))?
-    };
+    let text = super::read_text(&a.problems)?;
     let hand = if a.defender_hand_as_given {
         DefenderHand::AsGiven
     } else {
@@ -212,6 +204,13 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
             InputError::in_line(Origin::file(&a.problems), p.line, p.column, &p.sfen, &e)
         })?;
         roots.push((p.id, pos));
+    }
+    if roots.is_empty() {
+        return Err(InputError::new(
+            Origin::file(&a.problems),
+            "no problems in the input (empty, or only blank and # lines)",
+        )
+        .into());
     }
     let mut engine = UsiEngine::start(&a.engine).map_err(Failure::input)?;
     let opts = SolverOptions {

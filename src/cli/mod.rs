@@ -203,9 +203,32 @@ pub(crate) fn read_position(
     if ply != 0 {
         return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
     }
-    Ok(crate::notation::sfen::parse_usi_position(text, rules)
+    crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
-        .map_err(|e| InputError::in_line(Origin::Argument, 1, 1, text, &e))?)
+        .map_err(|e| {
+            not_a_record_file(text)
+                .unwrap_or_else(|| InputError::in_line(Origin::Argument, 1, 1, text, &e))
+                .into()
+        })
+}
+
+/// Why a one-word argument that is not a position (a SFEN has spaces; `startpos` is
+/// read as a position) names no record file: a missing file, a directory, or a file
+/// whose name does not say KIF/KI2/CSA. `None` for a text with spaces.
+fn not_a_record_file(text: &str) -> Option<InputError> {
+    let word = text.trim();
+    if word.is_empty() || word.contains(char::is_whitespace) {
+        return None;
+    }
+    let path = std::path::Path::new(word);
+    let why = if path.is_dir() {
+        "is a directory, not a record file or a SFEN"
+    } else if path.exists() {
+        "not a record file (.kif, .kifu, .ki2, .ki2u, .csa) and not a SFEN"
+    } else {
+        "no such file (and not a SFEN)"
+    };
+    Some(InputError::new(Origin::File(word.to_string()), why))
 }
 
 /// Numbered lines of an input, or the error that ended it.
@@ -244,6 +267,10 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
                 while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                     buf.pop();
                 }
+                if number == 1 && buf.starts_with(BOM) {
+                    // A byte order mark (Notepad's UTF-8) is no part of the first line.
+                    buf.drain(..BOM.len());
+                }
                 Some(String::from_utf8(buf).map(|t| (number, t)).map_err(|e| {
                     failed = true;
                     let col = e.utf8_error().valid_up_to() + 1;
@@ -256,6 +283,43 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
             }
         }
     })))
+}
+
+/// The UTF-8 byte order mark, which some editors put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The whole text of a file (or `-`: stdin) that must be UTF-8, a leading byte order
+/// mark removed: `PATH: reason` when it cannot be read (a directory, a missing file),
+/// `PATH:LINE:COL: not UTF-8 text` at the first byte that is not UTF-8 (COL in bytes).
+///
+/// # Errors
+/// A [`Failure`] (exit 2) as above.
+pub(crate) fn read_text(name: &str) -> Result<String, Failure> {
+    use std::io::Read;
+    let origin = Origin::file(name);
+    let mut bytes = Vec::new();
+    if name == "-" {
+        std::io::stdin().read_to_end(&mut bytes)
+    } else if std::path::Path::new(name).is_dir() {
+        return Err(InputError::new(origin, "is a directory, not a file").into());
+    } else {
+        std::fs::File::open(name).and_then(|mut f| f.read_to_end(&mut bytes))
+    }
+    .map_err(|e| InputError::new(origin.clone(), e))?;
+    let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let before = &body[..e.valid_up_to()];
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = before.len() - line_start + 1;
+            Err(InputError::at(origin, line, Some(col), "not UTF-8 text").into())
+        }
+    }
 }
 
 /// Prints one line to stdout; a closed pipe (`| head`) ends the program quietly instead of panicking.

@@ -22,10 +22,14 @@ pub struct PerftArgs {
 }
 
 pub fn run(a: PerftArgs) -> Result<(), Failure> {
+    if a.divide && a.depth == 0 {
+        // There is no move at depth 0 to divide by (perft 0 is 1, the position itself).
+        return Err(Failure::input("--divide needs a depth of at least 1"));
+    }
     let mut pos = read_position(&a.position, Rules::STANDARD, a.ply)?;
     let t = Instant::now();
     let (total, divide) = if a.divide {
-        let d = perft_divide(&mut pos, a.depth.max(1));
+        let d = perft_divide(&mut pos, a.depth);
         (d.iter().map(|x| x.1).sum::<u64>(), Some(d))
     } else {
         (perft(&mut pos, a.depth), None)

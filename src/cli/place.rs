@@ -59,7 +59,31 @@ fn checked(p: &Problem, b: &Placement) -> Result<(), Failure> {
     })
 }
 
+/// Options that belong to another mode than the one asked for: an error, never ignored.
+/// (clap's `requires = "count"` also passes when another member of the mode group is
+/// given, so `--first --sweep` would run silently without this check.)
+fn check_mode_options(a: &PlaceArgs) -> Result<(), Failure> {
+    let count_only = [
+        ("--sweep", a.sweep),
+        ("--shard", a.shard.is_some()),
+        ("--memory", a.memory.is_some()),
+    ];
+    if !a.count {
+        if let Some((name, _)) = count_only.iter().find(|(_, given)| *given) {
+            return Err(Failure::input(format!("{name} needs --count")));
+        }
+    }
+    if a.node_limit.is_some() && (a.count || a.all) {
+        let mode = if a.count { "--count" } else { "--all" };
+        return Err(Failure::input(format!(
+            "--node-limit is for --first, not {mode}"
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(a: PlaceArgs) -> Result<(), Failure> {
+    check_mode_options(&a)?;
     let set = PieceSet::parse(&a.pieces).map_err(|e| {
         super::error::InputError::in_line(super::error::Origin::Argument, 1, 1, &a.pieces, &e)
     })?;
@@ -68,7 +92,11 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     } else {
         Directions::One
     };
-    let dir_name = if a.both_directions { "two" } else { "one" };
+    let dir_name = if a.both_directions {
+        "two directions"
+    } else {
+        "one direction"
+    };
     let p = Problem::new(set, dirs);
     let t = Instant::now();
     let shard = a.shard.unwrap_or(Shard::WHOLE);
@@ -107,9 +135,7 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 millis(t.elapsed()),
             )));
         } else {
-            super::emit(format!(
-                "pieces {set} ({dir_name} direction, sweep{shard_text})"
-            ));
+            super::emit(format!("pieces {set} ({dir_name}, sweep{shard_text})"));
             super::emit(format!("count {}", c.count));
             super::emit(format!("count up to mirror {}", c.up_to_mirror()));
             super::emit(format!("mirror-symmetric {}", c.symmetric));
@@ -146,7 +172,7 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 millis(t.elapsed()),
             )));
         } else {
-            super::emit(format!("pieces {set} ({dir_name} directions{shard_text})"));
+            super::emit(format!("pieces {set} ({dir_name}{shard_text})"));
             super::emit(format!("count {}", c.count));
             super::emit(format!("count up to mirror {}", c.up_to_mirror()));
             super::emit(format!("mirror-symmetric {}", c.symmetric));
@@ -212,7 +238,7 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
                 super::emit(b.diagram());
             }
             First::Impossible => super::emit(format!(
-                "impossible: no placement of {set} ({dir_name} direction(s)); exhaustive search"
+                "impossible: no placement of {set} ({dir_name}); exhaustive search"
             )),
             First::Unknown => super::emit("unknown: node limit reached, nothing proved"),
         }

@@ -43,9 +43,7 @@ fn quantum_record(arg: &str) -> Option<String> {
     if super::is_record_file(arg) || !std::path::Path::new(arg).is_file() {
         return None;
     }
-    std::fs::read_to_string(arg)
-        .ok()
-        .filter(|t| is_quantum_record(t))
+    super::read_text(arg).ok().filter(|t| is_quantum_record(t))
 }
 
 /// Runs `show`.

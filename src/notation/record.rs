@@ -229,6 +229,10 @@ pub enum RecordErrorKind {
     /// A NUL byte: a binary file.
     #[error("not a text record: a binary file (NUL byte at byte {0} of the line)")]
     Binary(usize),
+    /// UTF-8 text that ends inside a character: a file cut short (not read as Shift_JIS,
+    /// which would turn the whole text into other characters).
+    #[error("UTF-8 text cut off inside a character (byte {0} of the line): a truncated file?")]
+    TruncatedUtf8(usize),
     /// A line that fits nothing the format allows here.
     #[error("unrecognised line {0:?}")]
     UnknownLine(String),
@@ -294,7 +298,9 @@ impl RecordError {
     /// ([`RecordErrorKind::Encoding`], [`RecordErrorKind::Binary`]) only.
     pub fn column(&self) -> Option<usize> {
         match self.kind {
-            RecordErrorKind::Encoding(b) | RecordErrorKind::Binary(b) => Some(b),
+            RecordErrorKind::Encoding(b)
+            | RecordErrorKind::Binary(b)
+            | RecordErrorKind::TruncatedUtf8(b) => Some(b),
             _ => None,
         }
     }
@@ -303,8 +309,10 @@ impl RecordError {
 /// Decodes a record file: UTF-8 (with or without BOM), else Shift_JIS (CP932).
 ///
 /// # Errors
-/// [`RecordErrorKind::Binary`] at the first NUL byte; [`RecordErrorKind::Encoding`] at the
-/// first byte that is not UTF-8 if the bytes are not Shift_JIS either (1-based line and byte).
+/// [`RecordErrorKind::Binary`] at the first NUL byte; [`RecordErrorKind::TruncatedUtf8`] for
+/// UTF-8 text (some characters beyond ASCII decoded) that ends inside a character;
+/// [`RecordErrorKind::Encoding`] if the bytes are neither UTF-8 nor Shift_JIS, at the first
+/// byte the decoder that read further could not read (1-based line and byte).
 pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let at = |offset: usize, kind: fn(usize) -> RecordErrorKind| {
@@ -323,12 +331,32 @@ pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
     }
     let bad = match std::str::from_utf8(b) {
         Ok(s) => return Ok(s.to_string()),
-        Err(e) => e.valid_up_to(),
+        Err(e) => e,
     };
+    let utf8_prefix = &b[..bad.valid_up_to()];
+    if bad.error_len().is_none() && !utf8_prefix.is_ascii() {
+        return Err(at(bad.valid_up_to(), RecordErrorKind::TruncatedUtf8));
+    }
     encoding_rs::SHIFT_JIS
         .decode_without_bom_handling_and_without_replacement(b)
         .map(|c| c.into_owned())
-        .ok_or_else(|| at(bad, RecordErrorKind::Encoding))
+        .ok_or_else(|| {
+            let sjis_bad = shift_jis_error_at(b).unwrap_or(0);
+            at(bad.valid_up_to().max(sjis_bad), RecordErrorKind::Encoding)
+        })
+}
+
+/// The offset of the first byte of `b` that is not Shift_JIS (`None` if all are).
+fn shift_jis_error_at(b: &[u8]) -> Option<usize> {
+    let mut decoder = encoding_rs::SHIFT_JIS.new_decoder_without_bom_handling();
+    let mut out =
+        String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(b.len())?);
+    match decoder.decode_to_string_without_replacement(b, &mut out, true) {
+        (encoding_rs::DecoderResult::Malformed(len, after), read) => {
+            Some(read - usize::from(len) - usize::from(after))
+        }
+        _ => None,
+    }
 }
 
 /// Encodes text as Shift_JIS (for `.kif`/`.ki2` files); characters Shift_JIS lacks become `?`… so
@@ -358,6 +386,15 @@ mod tests {
         // 0xFF 0xFF is neither UTF-8 nor Shift_JIS: line 3, byte 2.
         let e = decode(b"x\ny\nz\xff\xff").unwrap_err();
         assert_eq!((e.line, e.kind), (3, RecordErrorKind::Encoding(2)));
+        // UTF-8 cut inside its last character is reported, not read as Shift_JIS.
+        let cut = &"手合割：平手\n先手：羽生".as_bytes()[..30];
+        let e = decode(cut).unwrap_err();
+        assert_eq!((e.line, e.kind), (2, RecordErrorKind::TruncatedUtf8(10)));
+        // Shift_JIS cut inside its last character: located there, not at the first
+        // byte that is not UTF-8 (line 1).
+        let sjis = encode_shift_jis("手合割：平手\n先手：羽生").unwrap();
+        let e = decode(&sjis[..sjis.len() - 1]).unwrap_err();
+        assert_eq!((e.line, e.kind), (2, RecordErrorKind::Encoding(9)));
         // Shift_JIS and UTF-8 with a BOM still decode.
         assert_eq!(decode(b"\x82\xa0").unwrap(), "あ");
         assert_eq!(decode("\u{feff}あ".as_bytes()).unwrap(), "あ");

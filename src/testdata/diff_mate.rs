@@ -6,13 +6,14 @@
 //! `go mate <ms>`, and must answer `checkmate <moves>|nomate|timeout|notimplemented`
 //! (USI protocol, 将棋所's `go mate` extension).
 
+use super::engine::read_line_capped;
 use crate::notation::sfen::{resolve_usi_move, write_sfen};
 use crate::rules::{Move, Position};
 use crate::tsume::{checker, Outcome, SolveResult};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// Why a USI session failed.
@@ -46,7 +47,10 @@ pub struct UsiEngine {
     command: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// The engine's lines, or the error that ended its output (a line longer than
+    /// [`super::engine::MAX_LINE`], not UTF-8); bounded, so that an engine printing
+    /// without end waits for us instead of filling the memory.
+    lines: Receiver<std::io::Result<String>>,
 }
 
 /// The engine's answer to `go mate`.
@@ -82,20 +86,11 @@ impl UsiEngine {
             .map_err(io)?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut e = UsiEngine {
             command: command.to_string(),
             child,
             stdin,
-            lines,
+            lines: spawn_line_reader(stdout),
         };
         e.send("usi")?;
         e.wait_for("usi", "usiok", Duration::from_secs(30))?;
@@ -115,19 +110,38 @@ impl UsiEngine {
 
     /// Waits for a line starting with `prefix`; returns it.
     fn wait_for(&mut self, sent: &str, prefix: &str, wait: Duration) -> Result<String, UsiError> {
-        let deadline = std::time::Instant::now() + wait;
+        // No deadline for a wait beyond the clock's range (`--time-ms` near u64::MAX).
+        let deadline = Instant::now().checked_add(wait);
+        let no_answer = || UsiError::NoAnswer {
+            command: self.command.clone(),
+            sent: sent.to_string(),
+            expected: prefix.to_string(),
+            secs: wait.as_secs(),
+        };
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) if l.split_whitespace().next() == Some(prefix) => return Ok(l),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(UsiError::NoAnswer {
+            // Checked before each line: an engine printing other lines without end
+            // (`yes`) must not keep the wait going past its deadline.
+            let line = match deadline {
+                Some(d) if Instant::now() >= d => return Err(no_answer()),
+                Some(d) => self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match line {
+                Ok(Ok(l)) if l.split_whitespace().next() == Some(prefix) => return Ok(l),
+                Ok(Ok(_)) => {}
+                Ok(Err(source)) => {
+                    return Err(UsiError::Io {
                         command: self.command.clone(),
-                        sent: sent.to_string(),
-                        expected: prefix.to_string(),
-                        secs: wait.as_secs(),
+                        source,
                     })
+                }
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(no_answer())
                 }
             }
         }
@@ -142,7 +156,11 @@ impl UsiEngine {
         self.send(&format!("position sfen {sfen}"))?;
         let go = format!("go mate {ms}");
         self.send(&go)?;
-        let line = match self.wait_for(&go, "checkmate", Duration::from_millis(ms + 10_000)) {
+        let line = match self.wait_for(
+            &go,
+            "checkmate",
+            Duration::from_millis(ms.saturating_add(10_000)),
+        ) {
             Ok(l) => l,
             Err(_) => {
                 self.send("stop")?;
@@ -157,6 +175,29 @@ impl UsiEngine {
             _ => MateAnswer::Mate(words),
         })
     }
+}
+
+/// The lines of `output` read on a thread of their own, into a bounded channel: at
+/// most [`super::engine::MAX_LINE`] bytes each, the error that ended them last.
+fn spawn_line_reader(
+    output: impl std::io::Read + Send + 'static,
+) -> Receiver<std::io::Result<String>> {
+    let (tx, lines) = sync_channel(1024);
+    std::thread::spawn(move || {
+        let mut output = BufReader::new(output);
+        loop {
+            let line = match read_line_capped(&mut output) {
+                Ok(None) => break,
+                Ok(Some(line)) => Ok(line),
+                Err(e) => Err(e),
+            };
+            let last = line.is_err();
+            if tx.send(line).is_err() || last {
+                break;
+            }
+        }
+    });
+    lines
 }
 
 impl Drop for UsiEngine {
@@ -224,4 +265,57 @@ fn check_line(root: &Position, usi: &[String]) -> Result<(), String> {
         line.push(m);
     }
     checker::verify_mate_line(root, &line).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session with `sh -c command`, without the handshake.
+    fn session(command: &str) -> UsiEngine {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = spawn_line_reader(child.stdout.take().unwrap());
+        UsiEngine {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    #[test]
+    fn an_engine_printing_other_lines_without_end_times_out() {
+        // `yes` answers every wait with a line at once: the deadline still ends the wait.
+        let mut e = session("yes");
+        let t = Instant::now();
+        let r = e.wait_for("usi", "usiok", Duration::from_millis(200));
+        assert!(matches!(r, Err(UsiError::NoAnswer { .. })), "{r:?}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn an_endless_line_is_an_error_not_all_the_memory() {
+        let mut e = session("exec head -c 3000000 /dev/zero");
+        let r = e.wait_for("usi", "usiok", Duration::from_secs(30));
+        match r {
+            Err(UsiError::Io { source, .. }) => {
+                assert!(source.to_string().contains("longer than"), "{source}")
+            }
+            r => panic!("{r:?}"),
+        }
+    }
+
+    #[test]
+    fn a_wait_beyond_the_clock_range_does_not_overflow() {
+        let mut e = session("echo usiok");
+        let r = e.wait_for("usi", "usiok", Duration::from_millis(u64::MAX));
+        assert_eq!(r.unwrap(), "usiok");
+    }
 }

@@ -6,7 +6,7 @@
 //! thread (so a large batch cannot deadlock on full pipes), closes its stdin and
 //! reads its answers: the program needs no flushing, only to answer each line.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use thiserror::Error;
 
@@ -34,7 +34,15 @@ pub enum EngineError {
         /// Its exit status.
         status: String,
     },
-    /// Reading its output failed.
+    /// It answered more lines than it was asked (`yes`): it is stopped, not read to its end.
+    #[error("`{command}` answered more than {asked} lines (stopped)")]
+    TooManyLines {
+        /// The command line.
+        command: String,
+        /// Lines asked.
+        asked: usize,
+    },
+    /// Reading its output failed (or a line was longer than [`MAX_LINE`] bytes).
     #[error("reading from `{command}`: {source}")]
     Io {
         /// The command line.
@@ -42,6 +50,40 @@ pub enum EngineError {
         /// The cause.
         source: std::io::Error,
     },
+}
+
+/// The longest line read from another program (its answers are at most a few
+/// kilobytes: a list of legal moves, a count, a USI line); a longer one is an error, so
+/// that a program printing without end (`cat /dev/zero`) cannot take all the memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One line of `r` without its end (`\n` or `\r\n`), `None` at the end of input.
+///
+/// # Errors
+/// The read's error, [`io::ErrorKind::InvalidData`] for a line longer than [`MAX_LINE`]
+/// bytes or one that is not UTF-8.
+pub fn read_line_capped(r: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    if r.take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)? == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    } else if buf.len() > MAX_LINE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a line longer than {MAX_LINE} bytes"),
+        ));
+    }
+    String::from_utf8(buf).map(Some).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 /// A program answering one line per input line.
@@ -81,20 +123,38 @@ impl LineEngine {
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let stdout = child.stdout.take().expect("piped");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut answers = Vec::with_capacity(lines.len());
-        for line in BufReader::new(stdout).lines() {
-            let line = line.map_err(|source| EngineError::Io {
-                command: self.command.clone(),
-                source,
-            })?;
-            answers.push(line);
+        // At most one line more than asked is read, each at most MAX_LINE bytes: a
+        // program that prints without end is stopped, not read to its end.
+        let read = loop {
+            match read_line_capped(&mut stdout) {
+                Ok(None) => break Ok(()),
+                Ok(Some(_)) if answers.len() == lines.len() => {
+                    break Err(EngineError::TooManyLines {
+                        command: self.command.clone(),
+                        asked: lines.len(),
+                    })
+                }
+                Ok(Some(line)) => answers.push(line),
+                Err(source) => {
+                    break Err(EngineError::Io {
+                        command: self.command.clone(),
+                        source,
+                    })
+                }
+            }
+        };
+        if read.is_err() {
+            let _ = child.kill();
         }
+        drop(stdout);
         let _ = writer.join();
         let status = child.wait().map_err(|source| EngineError::Io {
             command: self.command.clone(),
             source,
         })?;
+        read?;
         if answers.len() != lines.len() {
             return Err(EngineError::WrongCount {
                 command: self.command.clone(),
@@ -104,5 +164,39 @@ impl LineEngine {
             });
         }
         Ok(answers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_without_their_end_and_capped() {
+        let mut r = io::Cursor::new(b"a b\r\nc\nlast".to_vec());
+        assert_eq!(read_line_capped(&mut r).unwrap().as_deref(), Some("a b"));
+        assert_eq!(read_line_capped(&mut r).unwrap().as_deref(), Some("c"));
+        assert_eq!(read_line_capped(&mut r).unwrap().as_deref(), Some("last"));
+        assert_eq!(read_line_capped(&mut r).unwrap(), None);
+        let mut long = io::Cursor::new(vec![b'x'; MAX_LINE + 10]);
+        let e = read_line_capped(&mut long).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        let mut exact = io::Cursor::new(vec![b'x'; MAX_LINE]);
+        assert_eq!(
+            read_line_capped(&mut exact).unwrap().unwrap().len(),
+            MAX_LINE
+        );
+    }
+
+    #[test]
+    fn a_program_answering_without_end_is_stopped() {
+        let asked = vec!["startpos".to_string(); 3];
+        let e = LineEngine::new("yes").ask(&asked).unwrap_err();
+        assert!(
+            matches!(e, EngineError::TooManyLines { asked: 3, .. }),
+            "{e}"
+        );
+        let e = LineEngine::new("cat /dev/zero").ask(&asked).unwrap_err();
+        assert!(e.to_string().contains("longer than"), "{e}");
     }
 }

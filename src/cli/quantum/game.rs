@@ -101,7 +101,7 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
     pub engine: GameEngine,
     /// Number of games (seeds SEED, SEED+1, …), records separated by blank lines.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// One JSON object a game: `seed`, `result`, `reason`, `plies`, `record`.
     #[arg(long)]
@@ -225,23 +225,9 @@ fn capture_line(p: &QuantumPosition, mv: QMove) -> Option<String> {
 /// Exit 2 for an unreadable, empty or malformed record, or one that does not replay
 /// (an illegal move, a field or state that differs from the game).
 pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
-    let origin = Origin::File(a.file.display().to_string());
-    let bytes = std::fs::read(&a.file).map_err(|e| InputError::new(origin.clone(), e))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        // The line and byte column of the first byte that is not UTF-8.
-        let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        InputError::at(
-            origin.clone(),
-            line,
-            Some(before.len() - line_start + 1),
-            "not UTF-8 text",
-        )
-    })?;
+    let name = a.file.display().to_string();
+    let origin = Origin::file(&name);
+    let text = crate::cli::read_text(&name)?;
     if text.trim().is_empty() {
         return Err(InputError::new(origin, "empty file (no record)").into());
     }

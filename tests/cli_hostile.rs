@@ -1,0 +1,288 @@
+//! The hostile-input audit's reproducers, run through the built binary: each was a
+//! silent acceptance, a misleading message, a runaway memory use or a hang before its
+//! fix. Bad input is exit 2 with one `shogi-lab: …` line on stderr, located where a
+//! file is read.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use support::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_shogi-lab");
+const ONE_PLY: &str = "8k/9/8P/9/9/9/9/9/9 b G 1";
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_with(args: &[&str], stdin: &[u8]) -> Out {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let o = child.wait_with_output().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn run(args: &[&str]) -> Out {
+    run_with(args, b"")
+}
+
+/// Exit 2 with exactly one `shogi-lab: …` line on stderr, equal to `expected` after the prefix.
+#[track_caller]
+fn bad_input(o: &Out, expected: &str) {
+    assert_eq!(o.code, 2, "stderr: {}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "not one line: {:?}", o.stderr);
+    assert_eq!(lines[0], format!("shogi-lab: {expected}"));
+}
+
+#[track_caller]
+fn ok(o: &Out) {
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+}
+
+fn with_bom(text: &str) -> Vec<u8> {
+    [BOM, text.as_bytes()].concat()
+}
+
+#[test]
+fn a_byte_order_mark_starts_any_text_input() {
+    // Notepad's UTF-8 starts with a BOM; the record readers skipped it, the line
+    // readers took it for part of the first SFEN.
+    let d = TempDir::new("hostile-bom");
+    let moves = d.file("moves.sfen", &with_bom("startpos\n"));
+    let o = run(&["moves", &moves]);
+    ok(&o);
+    assert!(o.stdout.starts_with("startpos\t"), "{}", o.stdout);
+
+    let problems = d.file("p.sfen", &with_bom(&format!("{ONE_PLY}\n")));
+    let o = run(&["tsume", &problems]);
+    ok(&o);
+    assert!(o.stdout.starts_with("line-1: mate"), "{}", o.stdout);
+    // Stdin too, and the columns of a later error are the editor's (the BOM not counted).
+    let o = run_with(&["moves", "-"], &with_bom("startpos\nstartpos X\n"));
+    bad_input(&o, "<stdin>:2:10: unexpected text after the SFEN");
+
+    let cert = d.join("c.jsonl");
+    let cert = cert.to_str().unwrap();
+    ok(&run(&["tsume", ONE_PLY, "--certificate", cert]));
+    let text = std::fs::read_to_string(cert).unwrap();
+    let cert_bom = d.file("c-bom.jsonl", &with_bom(&text));
+    let o = run(&["check-certificate", &cert_bom]);
+    ok(&o);
+    assert!(o.stdout.starts_with("valid: mate"), "{}", o.stdout);
+
+    let game = run(&["quantum", "play", "--random", "--seed", "1", "--plies", "4"]);
+    ok(&game);
+    let game = d.file("q.txt", &with_bom(&game.stdout));
+    ok(&run(&["quantum", "replay", &game]));
+    ok(&run(&["show", &game]));
+}
+
+#[test]
+fn a_truncated_utf8_record_is_reported_not_read_as_shift_jis() {
+    // Cut inside 羽: Shift_JIS would "decode" it, names and all, into other characters.
+    let d = TempDir::new("hostile-trunc");
+    let text = "V2.2\nN+羽生善治\nPI\n+\n+7776FU\n'羽生";
+    let cut = &text.as_bytes()[..text.len() - 2];
+    let f = d.file("cut.csa", cut);
+    bad_input(
+        &run(&["convert", "--to", "csa", &f]),
+        &format!("{f}:6:5: UTF-8 text cut off inside a character (byte 5 of the line): a truncated file?"),
+    );
+    // A Shift_JIS record cut inside its last character: the place is the cut, not the
+    // first byte that is not UTF-8 (line 1).
+    let sjis = std::fs::read("specs/records/sjis_hirate_times.kif").unwrap();
+    let lines_before = sjis[..263].iter().filter(|&&b| b == b'\n').count();
+    let f = d.file("cut.kif", &sjis[..264]);
+    let o = run(&["convert", "--to", "usi", &f]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .starts_with(&format!("shogi-lab: {f}:{}:", lines_before + 1)),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn a_position_argument_naming_no_record_file_says_so() {
+    // Was `<argument>:1:1: the board has 1 ranks, expected 9` for each.
+    let d = TempDir::new("hostile-posarg");
+    let txt = d.file("notes.txt", b"startpos\n");
+    let dir = d.path().display().to_string();
+    bad_input(
+        &run(&["show", "missing.kif"]),
+        "missing.kif: no such file (and not a SFEN)",
+    );
+    bad_input(
+        &run(&["perft", "missing.csa", "1"]),
+        "missing.csa: no such file (and not a SFEN)",
+    );
+    bad_input(
+        &run(&["show", &dir]),
+        &format!("{dir}: is a directory, not a record file or a SFEN"),
+    );
+    bad_input(
+        &run(&["show", &txt]),
+        &format!("{txt}: not a record file (.kif, .kifu, .ki2, .ki2u, .csa) and not a SFEN"),
+    );
+    // A position with spaces keeps its located SFEN error; `startpos` is a position.
+    bad_input(
+        &run(&["show", "9/9 b - 1"]),
+        "<argument>:1:1: the board has 2 ranks, expected 9",
+    );
+    ok(&run(&["show", "startpos"]));
+}
+
+#[test]
+fn place_refuses_options_of_another_mode() {
+    // clap's `requires = "count"` let these through with --first/--all, silently unused.
+    for (args, expected) in [
+        (&["--first", "--sweep"][..], "--sweep needs --count"),
+        (&["--all", "--sweep"], "--sweep needs --count"),
+        (&["--first", "--shard", "0/2"], "--shard needs --count"),
+        (&["--first", "--memory", "64"], "--memory needs --count"),
+        (
+            &["--count", "--node-limit", "5"],
+            "--node-limit is for --first, not --count",
+        ),
+        (
+            &["--all", "--node-limit", "5"],
+            "--node-limit is for --first, not --all",
+        ),
+    ] {
+        let mut a = vec!["place", "R2"];
+        a.extend_from_slice(args);
+        bad_input(&run(&a), expected);
+    }
+    let o = run(&["place", "R2", "--count"]);
+    ok(&o);
+    assert!(
+        o.stdout.starts_with("pieces R2 (one direction)\n"),
+        "{}",
+        o.stdout
+    );
+    let o = run(&["place", "R2", "--first", "--node-limit", "1000000"]);
+    ok(&o);
+}
+
+#[test]
+fn diff_stops_an_engine_that_answers_without_end() {
+    // Both read the whole output before: `yes` took gigabytes in seconds and never ended.
+    let t = Instant::now();
+    bad_input(
+        &run(&["diff", "moves", "--engine", "yes", "--positions", "5"]),
+        "`yes` answered more than 5 lines (stopped)",
+    );
+    bad_input(
+        &run(&[
+            "diff",
+            "perft",
+            "--engine",
+            "cat /dev/zero",
+            "--depth",
+            "1",
+            "--positions",
+            "2",
+        ]),
+        "reading from `cat /dev/zero`: a line longer than 1048576 bytes",
+    );
+    let d = TempDir::new("hostile-mate");
+    let problems = d.file("p.sfen", format!("{ONE_PLY}\n").as_bytes());
+    bad_input(
+        &run(&[
+            "diff",
+            "mate",
+            "--engine",
+            "cat /dev/zero",
+            "--problems",
+            &problems,
+        ]),
+        "`cat /dev/zero`: a line longer than 1048576 bytes",
+    );
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+fn diff_mate_reads_its_problems_like_tsume() {
+    let d = TempDir::new("hostile-mate-problems");
+    let empty = d.file("empty.sfen", b"# nothing\n\n");
+    bad_input(
+        &run(&["diff", "mate", "--engine", "true", "--problems", &empty]),
+        &format!("{empty}: no problems in the input (empty, or only blank and # lines)"),
+    );
+    let binary = d.file("bin.sfen", b"startpos\nab\xff\n");
+    bad_input(
+        &run(&["diff", "mate", "--engine", "true", "--problems", &binary]),
+        &format!("{binary}:2:3: not UTF-8 text"),
+    );
+}
+
+#[test]
+fn check_certificate_locates_bytes_that_are_not_utf8() {
+    let d = TempDir::new("hostile-cert");
+    let f = d.file("c.jsonl", b"{\"format\":\"x\"}\n{\"id\":\xfe}\n");
+    bad_input(
+        &run(&["check-certificate", &f]),
+        &format!("{f}:2:7: not UTF-8 text"),
+    );
+    let dir = d.path().display().to_string();
+    bad_input(
+        &run(&["check-certificate", &dir]),
+        &format!("{dir}: is a directory, not a file"),
+    );
+}
+
+#[test]
+fn convert_refuses_ply_with_another_format_and_names_the_file() {
+    let kif = "specs/records/sjis_hirate_times.kif";
+    bad_input(
+        &run(&["convert", "--to", "kif", "--ply", "3", kif]),
+        "--ply is for --to sfen (the position after that many moves), not --to kif",
+    );
+    bad_input(
+        &run(&["convert", "--to", "sfen", "--ply", "300", kif]),
+        &format!("{kif}: --ply 300 but the main line has 27 moves"),
+    );
+    ok(&run(&["convert", "--to", "sfen", "--ply", "3", kif]));
+}
+
+#[test]
+fn quantum_play_refuses_zero_games() {
+    // Was exit 0 with no output, where `gen --count 0` is refused.
+    let o = run(&["quantum", "play", "--random", "--seed", "1", "--games", "0"]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("'--games <GAMES>'"), "{}", o.stderr);
+}
+
+#[test]
+fn perft_divide_at_depth_zero_is_refused_not_answered_at_depth_one() {
+    // Was `depth 0`, `nodes 30` (the divide of depth 1) for the start position.
+    bad_input(
+        &run(&["perft", "startpos", "0", "--divide"]),
+        "--divide needs a depth of at least 1",
+    );
+    let o = run(&["perft", "startpos", "0", "--json"]);
+    ok(&o);
+    assert!(
+        o.stdout.contains("\"depth\":0,\"nodes\":1,"),
+        "{}",
+        o.stdout
+    );
+}
