@@ -74,6 +74,46 @@ fn solver_agrees_with_naive_minimax_on_300_generated_positions() {
     agree_on_generated_positions(300, 40);
 }
 
+/// Seed 102 of the generator (a probe in session 27): the search proves ▲５二飛成 △７一玉
+/// mate within 5 through ▲７三香, after which every reply is an interposition on ７二
+/// that is 無駄合 only thanks to the budget (the recapture mates in 2 more), so no line
+/// hides them. The line walk now proves the checks the search never needed (▲７四飛
+/// △同銀 ▲７二龍) instead of answering a 7-ply line with `shortest: false` (and
+/// `unknown` within 5 or 7 plies).
+#[test]
+fn a_mate_shown_only_through_a_check_the_search_never_proved() {
+    let pos = shogi_lab::tsume::load_problem(
+        "3k5/2R6/1s1B5/1R7/9/9/9/9/9 b Lb4g3s4n3l18p 1",
+        shogi_lab::tsume::DefenderHand::AsGiven,
+    )
+    .unwrap();
+    assert_eq!(naive::mate_length(&pos, 5), Some(5));
+    // The solution, within no limit, 5 or 7 plies; any mate within 5 plies.
+    for (max_plies, shortest) in [
+        (None, true),
+        (Some(5), true),
+        (Some(7), true),
+        (Some(5), false),
+    ] {
+        let opts = SolverOptions {
+            shortest,
+            max_plies,
+            ..SolverOptions::default()
+        };
+        let r = solve(&pos, &opts);
+        assert_eq!(r.outcome, Outcome::Mate, "{max_plies:?} {shortest}");
+        assert_eq!(
+            r.line_usi(),
+            "7b5b+ 6a7a 8d7d 8c7d 5b7b",
+            "{max_plies:?} {shortest}"
+        );
+        if shortest {
+            assert_eq!(r.shortest, Some(true), "{max_plies:?}");
+        }
+        checker::verify_mate_line(&pos, &r.line).unwrap();
+    }
+}
+
 /// Solves `count` generated positions (seed 5) both ways; at least `min_each`
 /// of them must be mates and as many complete disproofs, so the test can fail.
 fn agree_on_generated_positions(count: usize, min_each: usize) {

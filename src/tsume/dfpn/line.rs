@@ -21,6 +21,10 @@ pub(super) struct WalkState {
     /// count after which no more are tried (the walk's own node limit must not be spent).
     pub(super) spare_tries: u32,
     pub(super) spare_until: u64,
+    /// Defender nodes below which no line hides the 無駄合 (mate there only thanks to the
+    /// budget), counted so that an attacker node above knows to prove its other checks
+    /// ([`Solver::walk_unproven_checks`]).
+    pub(super) futile_fails: u32,
 }
 
 /// At an AND node of an exact walk whose length is exact (mate within `budget`, not
@@ -248,6 +252,7 @@ impl<P: MatePosition> Solver<P> {
             failed: HashMap::default(),
             spare_tries: SPARE_TRIES,
             spare_until: self.nodes.saturating_add(extra / 4),
+            futile_fails: 0,
         };
         self.extracting = true;
         let line = self.walk(&mut pos, 1, len, &mut st).ok();
@@ -378,8 +383,16 @@ impl<P: MatePosition> Solver<P> {
         }
         let mut dep = 0;
         let tried = bounds.iter().any(|b| b.is_some());
+        let futile_fails = st.futile_fails;
         if let Some(line) = self.walk_checks(pos, &moves, &bounds, depth, cb, st, &mut dep)? {
             return Ok(line);
+        }
+        if st.futility && cb != UNBOUNDED && st.futile_fails > futile_fails {
+            if let Some(line) =
+                self.walk_unproven_checks(pos, &moves, &bounds, depth, cb, st, &mut dep)?
+            {
+                return Ok(line);
+            }
         }
         if !st.exact && cb != UNBOUNDED {
             // A check repeating a line position that was entered with a larger budget: this
@@ -458,6 +471,35 @@ impl<P: MatePosition> Solver<P> {
         Ok(None)
     }
 
+    /// After every check the table proves within `cb` failed below only because no line
+    /// hides a 無駄合 there (the search proved the node through a check after which every
+    /// reply is futile only thanks to the budget, a mate no line can show): the other
+    /// checks of the OR node `pos`, proved within `cb` now (the search never needed them),
+    /// shortest first. A seed-102 twin position (`tests/tsume_twin.rs`) has its 5-ply
+    /// mate only through such a check.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_unproven_checks(
+        &mut self,
+        pos: &mut P,
+        moves: &[P::Move],
+        bounds: &[Option<u16>],
+        depth: u16,
+        cb: u16,
+        st: &mut WalkState,
+        dep: &mut u16,
+    ) -> Result<Option<Vec<P::Move>>, WalkFail> {
+        let mut again = vec![None; moves.len()];
+        for (i, &m) in moves.iter().enumerate() {
+            if bounds[i].is_none() {
+                again[i] = self.reply_bound(pos, m, false, depth, cb);
+                if self.aborted {
+                    return Err(WalkFail::Dep(0));
+                }
+            }
+        }
+        self.walk_checks(pos, moves, &again, depth, cb, st, dep)
+    }
+
     pub(super) fn walk_and(
         &mut self,
         pos: &mut P,
@@ -484,6 +526,7 @@ impl<P: MatePosition> Solver<P> {
             if moves.is_empty() && budget > 0 && st.exact {
                 // Mate here only thanks to the budget: any line from here is shorter than
                 // the budget, which an exact walk never shows (`walk`).
+                st.futile_fails += 1;
                 return Err(WalkFail::Dep(depth - 1));
             }
             if moves.is_empty() && budget > 0 {
@@ -509,6 +552,7 @@ impl<P: MatePosition> Solver<P> {
                 }
                 if !found {
                     // No line hides the 無駄合 here: let the walk take another reply.
+                    st.futile_fails += 1;
                     return Err(WalkFail::Dep(depth - 1));
                 }
             }
