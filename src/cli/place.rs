@@ -92,131 +92,165 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     } else {
         Directions::One
     };
-    let dir_name = if a.both_directions {
-        "two directions"
-    } else {
-        "one direction"
-    };
     let p = Problem::new(set, dirs);
     let t = Instant::now();
-    let shard = a.shard.unwrap_or(Shard::WHOLE);
-    let shard_text = a.shard.map_or(String::new(), |s| format!(", shard {s}"));
     if let Some(m) = a.memory {
         crate::resources::check_memory_request(m << 20, "--memory").map_err(Failure::input)?;
     }
     if a.count && a.sweep {
-        let bar = ProgressBar::new(1);
-        bar.set_style(
-            ProgressStyle::with_template("[{bar:30}] {pos}/{len} layouts {elapsed} (eta {eta})")
-                .expect("template")
-                .progress_chars("=> "),
-        );
-        let limit = a
-            .memory
-            .map_or_else(crate::resources::default_memory_limit, |m| m << 20);
-        let c = crate::placement::sweep::sweep_count_limited(&p, shard, limit, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
-        .map_err(|e| match e {
-            crate::placement::SweepError::MemoryLimit { .. } => {
-                bar.finish_and_clear();
-                Failure::no_answer(e.to_string())
-            }
-            e => Failure::input(e.to_string()),
-        })?;
-        bar.finish_and_clear();
-        let secs = t.elapsed().as_secs_f64();
+        count_by_sweep(&a, &p, t)
+    } else if a.count {
+        count_by_search(&a, &p, t)
+    } else if a.all {
+        list_all(&a, &p, t)
+    } else {
+        find_first(&a, &p, t)
+    }
+}
+
+/// `one direction` or `two directions`, as the text output names them.
+fn dir_name(a: &PlaceArgs) -> &'static str {
+    if a.both_directions {
+        "two directions"
+    } else {
+        "one direction"
+    }
+}
+
+/// `, shard I/N` after the pieces in the text output, or nothing.
+fn shard_text(a: &PlaceArgs) -> String {
+    a.shard.map_or(String::new(), |s| format!(", shard {s}"))
+}
+
+/// `--count --sweep`: the transfer-matrix count, within `--memory`.
+fn count_by_sweep(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure> {
+    let (set, dir_name, shard_text) = (p.set, dir_name(a), shard_text(a));
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {pos}/{len} layouts {elapsed} (eta {eta})")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let limit = a
+        .memory
+        .map_or_else(crate::resources::default_memory_limit, |m| m << 20);
+    let c = crate::placement::sweep::sweep_count_limited(p, shard, limit, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .map_err(|e| match e {
+        crate::placement::SweepError::MemoryLimit { .. } => {
+            bar.finish_and_clear();
+            Failure::no_answer(e.to_string())
+        }
+        e => Failure::input(e.to_string()),
+    })?;
+    bar.finish_and_clear();
+    let secs = t.elapsed().as_secs_f64();
+    if a.json {
+        super::emit(to_line(&PlaceCount::sweep(
+            &set,
+            a.shard,
+            &c,
+            millis(t.elapsed()),
+        )));
+    } else {
+        super::emit(format!(
+            "pieces {set} ({dir_name}, sweep{shard_text})"
+        ));
+        super::emit(format!("count {}", c.count));
+        super::emit(format!("count up to mirror {}", c.up_to_mirror()));
+        super::emit(format!("mirror-symmetric {}", c.symmetric));
+        super::emit(format!(
+            "long-range layouts {}, DP states {} (peak {})",
+            c.layouts, c.states, c.peak_states
+        ));
+        super::emit(format!("time {secs:.3} s"));
+    }
+    Ok(())
+}
+
+/// `--count`: the search's count, its tail memo within `--memory`.
+fn count_by_search(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure> {
+    let (set, dir_name, shard_text) = (p.set, dir_name(a), shard_text(a));
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {pos}/{len} branches {elapsed}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let memo_bytes = a
+        .memory
+        .map_or_else(crate::placement::default_memo_bytes, |m| m << 20);
+    let c = p.count_shard_limited(shard, memo_bytes, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    let secs = t.elapsed().as_secs_f64();
+    if a.json {
+        super::emit(to_line(&PlaceCount::search(
+            &set,
+            p.dirs,
+            a.shard,
+            &c,
+            millis(t.elapsed()),
+        )));
+    } else {
+        super::emit(format!("pieces {set} ({dir_name}{shard_text})"));
+        super::emit(format!("count {}", c.count));
+        super::emit(format!("count up to mirror {}", c.up_to_mirror()));
+        super::emit(format!("mirror-symmetric {}", c.symmetric));
+        super::emit(format!("nodes {}", c.nodes));
+        super::emit(format!("time {secs:.3} s"));
+    }
+    Ok(())
+}
+
+/// `--all`: every placement, streamed, each checked.
+fn list_all(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure> {
+    let mut n = 0u64;
+    let mut failure = None;
+    let nodes = p.for_each(|b| {
+        if let Err(e) = checked(p, b) {
+            failure = Some(e);
+            return ControlFlow::Break(());
+        }
+        n += 1;
         if a.json {
-            super::emit(to_line(&PlaceCount::sweep(
-                &set,
-                a.shard,
-                &c,
-                millis(t.elapsed()),
-            )));
+            super::emit(to_line(&PlaceListed {
+                index: n,
+                sfen: b.sfen(),
+            }));
         } else {
-            super::emit(format!("pieces {set} ({dir_name}, sweep{shard_text})"));
-            super::emit(format!("count {}", c.count));
-            super::emit(format!("count up to mirror {}", c.up_to_mirror()));
-            super::emit(format!("mirror-symmetric {}", c.symmetric));
-            super::emit(format!(
-                "long-range layouts {}, DP states {} (peak {})",
-                c.layouts, c.states, c.peak_states
-            ));
-            super::emit(format!("time {secs:.3} s"));
+            super::emit(format!("#{n} {}", b.sfen()));
+            super::emit(b.diagram());
         }
-        return Ok(());
+        ControlFlow::Continue(())
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
-    if a.count {
-        let bar = ProgressBar::new(1);
-        bar.set_style(
-            ProgressStyle::with_template("[{bar:30}] {pos}/{len} branches {elapsed}")
-                .expect("template")
-                .progress_chars("=> "),
-        );
-        let memo_bytes = a
-            .memory
-            .map_or_else(crate::placement::default_memo_bytes, |m| m << 20);
-        let c = p.count_shard_limited(shard, memo_bytes, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        });
-        bar.finish_and_clear();
-        let secs = t.elapsed().as_secs_f64();
-        if a.json {
-            super::emit(to_line(&PlaceCount::search(
-                &set,
-                dirs,
-                a.shard,
-                &c,
-                millis(t.elapsed()),
-            )));
-        } else {
-            super::emit(format!("pieces {set} ({dir_name}{shard_text})"));
-            super::emit(format!("count {}", c.count));
-            super::emit(format!("count up to mirror {}", c.up_to_mirror()));
-            super::emit(format!("mirror-symmetric {}", c.symmetric));
-            super::emit(format!("nodes {}", c.nodes));
-            super::emit(format!("time {secs:.3} s"));
-        }
-        return Ok(());
+    if !a.json {
+        super::emit(format!(
+            "{n} placements, {nodes} nodes, {:.3} s",
+            t.elapsed().as_secs_f64()
+        ));
     }
-    if a.all {
-        let mut n = 0u64;
-        let mut failure = None;
-        let nodes = p.for_each(|b| {
-            if let Err(e) = checked(&p, b) {
-                failure = Some(e);
-                return ControlFlow::Break(());
-            }
-            n += 1;
-            if a.json {
-                super::emit(to_line(&PlaceListed {
-                    index: n,
-                    sfen: b.sfen(),
-                }));
-            } else {
-                super::emit(format!("#{n} {}", b.sfen()));
-                super::emit(b.diagram());
-            }
-            ControlFlow::Continue(())
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if !a.json {
-            super::emit(format!(
-                "{n} placements, {nodes} nodes, {:.3} s",
-                t.elapsed().as_secs_f64()
-            ));
-        }
-        return Ok(());
-    }
+    Ok(())
+}
+
+/// `--first` (the default): one checked placement, or an exhaustive "impossible",
+/// or "unknown" at the node limit (exit 1).
+fn find_first(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure> {
+    let (set, dir_name) = (p.set, dir_name(a));
     let (answer, nodes) = p.first(a.node_limit);
     let secs = t.elapsed().as_secs_f64();
     let (result, sfen) = match &answer {
         First::Found(b) => {
-            checked(&p, b)?;
+            checked(p, b)?;
             ("found", Some(b.sfen()))
         }
         First::Impossible => ("impossible", None),
@@ -225,7 +259,7 @@ pub fn run(a: PlaceArgs) -> Result<(), Failure> {
     if a.json {
         super::emit(to_line(&PlaceFirst {
             pieces: set.to_string(),
-            directions: direction_name(dirs),
+            directions: direction_name(p.dirs),
             result,
             sfen,
             nodes,

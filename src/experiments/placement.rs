@@ -56,15 +56,26 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         "`cargo run --release -- experiments placement{}`",
         if config.full { " --full" } else { "" }
     );
-    let mut tables = Vec::new();
     let steps = 4 + TWO_DIRECTIONAL_MAXIMA.len() + TWO_DIRECTIONAL_NEXT.len();
     let mut step = 0u64;
     let mut tick = || {
         step += 1;
         progress(step, steps as u64);
     };
+    let forty = forty_pieces(&cmd)?;
+    tick();
+    let small = small_counts(&cmd, &mut tick)?;
+    let limit = if config.full {
+        2_000_000_000u64
+    } else {
+        2_000_000
+    };
+    let two = two_directional(&cmd, limit, &mut tick)?;
+    Ok(vec![forty, small, two])
+}
 
-    // 1. The 40-piece set, counted and listed (every listed placement checked).
+/// The 40-piece set, counted and listed (every listed placement checked).
+fn forty_pieces(cmd: &str) -> Result<Table, String> {
     let forty = Problem::new(PieceSet::FULL_GAME, Directions::One);
     let t = Instant::now();
     let c = forty.count();
@@ -91,8 +102,7 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     if let Some(b) = bad {
         return Err(b);
     }
-    tick();
-    tables.push(Table {
+    Ok(Table {
         title: "One direction, 40 pieces (P18L4N4S4G4K2R2B2)".into(),
         columns: ["mode", "placements", "up to mirror", "nodes", "seconds", "checked"].map(String::from).to_vec(),
         rows: vec![
@@ -103,9 +113,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             format!("Command: {cmd}. Peer (C++, komori-n/shogi-piece-placement) lists 3720 in 0.26 s / 8.9 M nodes on its author's machine (not re-measured here); a node here is one piece placed."),
             "Seconds are wall-clock on a shared 2-core machine.".into(),
         ],
-    });
+    })
+}
 
-    // 2. Published small counts.
+/// Published small counts (`tick` after each).
+fn small_counts(cmd: &str, tick: &mut dyn FnMut()) -> Result<Table, String> {
     let mut rows = Vec::new();
     for (text, want) in [
         ("R2B2", 1_331_924u64),
@@ -129,7 +141,7 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         ]);
         tick();
     }
-    tables.push(Table {
+    Ok(Table {
         title: "One direction, small sets (published counts)".into(),
         columns: [
             "set",
@@ -143,14 +155,12 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
         .to_vec(),
         rows,
         notes: vec![format!("Command: {cmd}.")],
-    });
+    })
+}
 
-    // 4. Two directions: maxima and next steps.
-    let limit = if config.full {
-        2_000_000_000u64
-    } else {
-        2_000_000
-    };
+/// Two directions: maxima and next steps, each searched within `limit` nodes
+/// (`tick` after each).
+fn two_directional(cmd: &str, limit: u64, tick: &mut dyn FnMut()) -> Result<Table, String> {
     let mut rows = Vec::new();
     for (group, list) in [
         ("maximum", TWO_DIRECTIONAL_MAXIMA),
@@ -161,27 +171,7 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             let t = Instant::now();
             let (answer, nodes) = p.first(Some(limit));
             let secs = t.elapsed().as_secs_f64();
-            let result = match &answer {
-                First::Found(b) => {
-                    check_placement(&p, b).map_err(|e| format!("{text}: {e}: {}", b.sfen()))?;
-                    format!("found, checked: `{}`", b.sfen())
-                }
-                First::Impossible => "**impossible** (exhaustive)".into(),
-                First::Unknown => match STORED_CERTIFICATES.iter().find(|c| c.0 == text) {
-                    Some(&(_, sfen, how)) => {
-                        let setup = crate::notation::sfen::parse_setup(sfen)
-                            .map_err(|e| format!("stored certificate {sfen}: {e}"))?;
-                        let board = Placement {
-                            board: setup.board,
-                            queens: crate::rules::Bitboard::EMPTY,
-                        };
-                        check_placement(&p, &board)
-                            .map_err(|e| format!("stored certificate {sfen}: {e}"))?;
-                        format!("not found within {limit} nodes; stored board (found by {how}) checked: `{sfen}`")
-                    }
-                    None => format!("unknown (stopped after {limit} nodes)"),
-                },
-            };
+            let result = two_directional_result(&p, text, &answer, limit)?;
             rows.push(vec![
                 group.into(),
                 name.into(),
@@ -194,7 +184,7 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             tick();
         }
     }
-    tables.push(Table {
+    Ok(Table {
         title: "Two directions: maxima and next steps".into(),
         columns: ["kind", "set", "pieces", "n", "result", "nodes", "seconds"].map(String::from).to_vec(),
         rows,
@@ -202,8 +192,39 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             format!("Command: {cmd} (node limit {limit}). `impossible` is claimed only after the whole (pruned) tree was searched; the pruning is exact-sound (see specs/placement.md)."),
             "Reading of the published list: additions to / promotions within the 40-piece set (our interpretation of the issue's list).".into(),
         ],
-    });
-    Ok(tables)
+    })
+}
+
+/// The result cell of a two-directional search: a found board (checked), an
+/// exhaustive impossibility, or the stored certificate (checked) when the limit
+/// came first.
+fn two_directional_result(
+    p: &Problem,
+    text: &str,
+    answer: &First,
+    limit: u64,
+) -> Result<String, String> {
+    Ok(match answer {
+        First::Found(b) => {
+            check_placement(p, b).map_err(|e| format!("{text}: {e}: {}", b.sfen()))?;
+            format!("found, checked: `{}`", b.sfen())
+        }
+        First::Impossible => "**impossible** (exhaustive)".into(),
+        First::Unknown => match STORED_CERTIFICATES.iter().find(|c| c.0 == text) {
+            Some(&(_, sfen, how)) => {
+                let setup = crate::notation::sfen::parse_setup(sfen)
+                    .map_err(|e| format!("stored certificate {sfen}: {e}"))?;
+                let board = Placement {
+                    board: setup.board,
+                    queens: crate::rules::Bitboard::EMPTY,
+                };
+                check_placement(p, &board)
+                    .map_err(|e| format!("stored certificate {sfen}: {e}"))?;
+                format!("not found within {limit} nodes; stored board (found by {how}) checked: `{sfen}`")
+            }
+            None => format!("unknown (stopped after {limit} nodes)"),
+        },
+    })
 }
 
 /// The registered experiment.
@@ -240,66 +261,14 @@ fn run_39(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> 
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     for (i, &(name, text, quick_search, quick_sweep)) in THIRTY_NINE.iter().enumerate() {
-        let p = Problem::new(set(text)?, Directions::One);
-        let too_long = THIRTY_NINE_TOO_LONG.iter().find(|(n, _)| *n == name);
-        let search = if let Some((_, why)) = too_long {
-            notes.push(format!("−{name}: {why}."));
-            None
-        } else if config.full || quick_search {
-            let t = Instant::now();
-            let c = p.count();
-            Some((c, t.elapsed().as_secs_f64()))
-        } else {
-            None
-        };
-        let sweep = if config.full || quick_sweep {
-            let t = Instant::now();
-            let c = sweep_count(&p).map_err(|e| format!("{text}: {e}"))?;
-            Some((c, t.elapsed().as_secs_f64()))
-        } else {
-            None
-        };
-        if let (Some((a, _)), Some((b, _))) = (&search, &sweep) {
-            if (a.count, a.symmetric) != (b.count, b.symmetric) {
-                return Err(format!(
-                    "{text}: search counts {} ({} symmetric), sweep {} ({})",
-                    a.count, a.symmetric, b.count, b.symmetric
-                ));
-            }
-        }
-        let (count, up, sym) = match (&search, &sweep) {
-            (_, Some((c, _))) => (
-                c.count.to_string(),
-                c.up_to_mirror().to_string(),
-                c.symmetric.to_string(),
-            ),
-            (Some((c, _)), None) => (
-                c.count.to_string(),
-                c.up_to_mirror().to_string(),
-                c.symmetric.to_string(),
-            ),
-            (None, None) => ("(--full)".into(), String::new(), String::new()),
-        };
-        let methods = match (&search, &sweep) {
-            (Some(_), Some(_)) => "search = sweep",
-            (Some(_), None) => "search",
-            (None, Some(_)) => "sweep",
-            (None, None) => "",
-        };
-        rows.push(vec![
-            format!("−{name}"),
-            text.into(),
-            count,
-            up,
-            sym,
-            methods.into(),
-            search
-                .as_ref()
-                .map_or("–".into(), |(c, s)| format!("{s:.2} ({} nodes)", c.nodes)),
-            sweep.as_ref().map_or("–".into(), |(c, s)| {
-                format!("{s:.2} ({} layouts, {} states)", c.layouts, c.states)
-            }),
-        ]);
+        rows.push(thirty_nine_row(
+            config,
+            name,
+            text,
+            quick_search,
+            quick_sweep,
+            &mut notes,
+        )?);
         progress(i as u64 + 1, THIRTY_NINE.len() as u64);
     }
     notes.insert(0, format!("Command: {cmd} (quick mode: the sweep for all but −飛, the search for −桂 and −角; `--full`: both methods for every set, the search excepted where noted). Where both ran, their counts agree (the experiment fails otherwise)."));
@@ -322,6 +291,79 @@ fn run_39(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> 
         rows,
         notes,
     }])
+}
+
+/// The row of one 39-piece set: counted by the search and the sweep as `config`
+/// and the quick flags say (they must agree); a set in [`THIRTY_NINE_TOO_LONG`]
+/// gets a note instead of a search.
+fn thirty_nine_row(
+    config: Config,
+    name: &str,
+    text: &str,
+    quick_search: bool,
+    quick_sweep: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
+    let p = Problem::new(set(text)?, Directions::One);
+    let too_long = THIRTY_NINE_TOO_LONG.iter().find(|(n, _)| *n == name);
+    let search = if let Some((_, why)) = too_long {
+        notes.push(format!("−{name}: {why}."));
+        None
+    } else if config.full || quick_search {
+        let t = Instant::now();
+        let c = p.count();
+        Some((c, t.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    let sweep = if config.full || quick_sweep {
+        let t = Instant::now();
+        let c = sweep_count(&p).map_err(|e| format!("{text}: {e}"))?;
+        Some((c, t.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    if let (Some((a, _)), Some((b, _))) = (&search, &sweep) {
+        if (a.count, a.symmetric) != (b.count, b.symmetric) {
+            return Err(format!(
+                "{text}: search counts {} ({} symmetric), sweep {} ({})",
+                a.count, a.symmetric, b.count, b.symmetric
+            ));
+        }
+    }
+    let (count, up, sym) = match (&search, &sweep) {
+        (_, Some((c, _))) => (
+            c.count.to_string(),
+            c.up_to_mirror().to_string(),
+            c.symmetric.to_string(),
+        ),
+        (Some((c, _)), None) => (
+            c.count.to_string(),
+            c.up_to_mirror().to_string(),
+            c.symmetric.to_string(),
+        ),
+        (None, None) => ("(--full)".into(), String::new(), String::new()),
+    };
+    let methods = match (&search, &sweep) {
+        (Some(_), Some(_)) => "search = sweep",
+        (Some(_), None) => "search",
+        (None, Some(_)) => "sweep",
+        (None, None) => "",
+    };
+    Ok(vec![
+        format!("−{name}"),
+        text.into(),
+        count,
+        up,
+        sym,
+        methods.into(),
+        search
+            .as_ref()
+            .map_or("–".into(), |(c, s)| format!("{s:.2} ({} nodes)", c.nodes)),
+        sweep.as_ref().map_or("–".into(), |(c, s)| {
+            format!("{s:.2} ({} layouts, {} states)", c.layouts, c.states)
+        }),
+    ])
 }
 
 /// The 39-piece counts (`--full` runs them all but the ones in [`THIRTY_NINE_TOO_LONG`]).

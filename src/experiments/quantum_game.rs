@@ -9,18 +9,76 @@ use crate::rules::Color;
 use std::hint::black_box;
 use std::time::Instant;
 
+/// Table rows.
+type Rows = Vec<Vec<String>>;
+
 fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
     let games: u64 = if config.full { 100 } else { 10 };
     let plies = 200;
     let depth = if config.full { 4 } else { 3 };
     let steps = 2 * EngineKind::ALL.len() as u64 + 1;
     let mut step = 0;
-    // 1. Random games per engine.
+    let mut tick = || {
+        progress(step, steps);
+        step += 1;
+    };
+    let (game_rows, reference) = random_games(games, plies, &mut tick)?;
+    let ended = reference
+        .as_ref()
+        .map_or(0, |r| r.iter().filter(|p| p.result().is_some()).count());
+    let perft_rows = perft_rows(depth, &mut tick)?;
+    tick();
+    let costs = move_costs(reference.unwrap_or_default())?;
+    progress(steps, steps);
+    let cmd = format!(
+        "`cargo run --release -- experiments quantum-game{}`",
+        if config.full { " --full" } else { "" }
+    );
+    Ok(vec![
+        Table {
+            title: "Random quantum games: plies per second (single thread)".into(),
+            columns: ["engine", "games", "plies", "seconds", "plies/s"]
+                .map(String::from)
+                .to_vec(),
+            rows: game_rows,
+            notes: vec![
+                format!(
+                    "Seeds 0..{games}, at most {plies} plies, uniformly random legal moves (`quantum play --random`); \
+                     a ply = generating the legal moves + playing one. Every engine plays identical games \
+                     (moves and worlds checked); {ended} of {games} games ended by a king capture or 千日手."
+                ),
+                format!("Command: {cmd}."),
+            ],
+        },
+        Table {
+            title: "Quantum perft from the start: leaves per second".into(),
+            columns: ["engine", "depth", "leaves", "seconds", "leaves/s"]
+                .map(String::from)
+                .to_vec(),
+            rows: perft_rows,
+            notes: vec![
+                "Leaves at the last ply are counted from the legal move list (bulk counting); \
+                 every interior node plays and converges. Engines run at the same depth give the same count; \
+                 the diagram and SAT engines run one ply less to bound the time."
+                    .into(),
+            ],
+        },
+        costs.table(),
+    ])
+}
+
+/// Random games: `games` of at most `plies` plies per engine (`tick` before each
+/// engine): a row per engine and the first engine's games, which every other engine
+/// must play identically.
+fn random_games(
+    games: u64,
+    plies: usize,
+    tick: &mut dyn FnMut(),
+) -> Result<(Rows, Option<Vec<QuantumPosition>>), String> {
     let mut game_rows = Vec::new();
     let mut reference: Option<Vec<QuantumPosition>> = None;
     for e in EngineKind::ALL {
-        progress(step, steps);
-        step += 1;
+        tick();
         let t = Instant::now();
         let ps: Vec<QuantumPosition> = (0..games)
             .map(|s| random_game(s, plies, Variant::Standard, e).0)
@@ -47,15 +105,16 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             format!("{:.0}", total as f64 / secs),
         ]);
     }
-    let ended = reference
-        .as_ref()
-        .map_or(0, |r| r.iter().filter(|p| p.result().is_some()).count());
-    // 2. Perft per engine (depth 3, --full 4; one less for the slow engines).
+    Ok((game_rows, reference))
+}
+
+/// Perft per engine (`depth`, one less for the slow engines; `tick` before each
+/// engine): a row per engine; engines at the same depth must agree.
+fn perft_rows(depth: u32, tick: &mut dyn FnMut()) -> Result<Rows, String> {
     let mut perft_rows = Vec::new();
     let mut counts = Vec::new();
     for e in EngineKind::ALL {
-        progress(step, steps);
-        step += 1;
+        tick();
         // The diagram and SAT engines are 20–200× slower per node: one ply less.
         let d = match e {
             EngineKind::Counting | EngineKind::Peel | EngineKind::Tail => depth,
@@ -79,10 +138,22 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             return Err("engines disagree on perft".into());
         }
     }
-    // 3. Cost of exact probabilities along the reference games.
-    progress(step, steps);
+    Ok(perft_rows)
+}
+
+/// The cost of exact probabilities per position, in µs.
+struct MoveCosts {
+    positions: usize,
+    play_us: f64,
+    gen_us: f64,
+    diag_us: f64,
+    tail_us: f64,
+}
+
+/// Times play, move generation and both probability methods on every position
+/// of the `reference` games, then checks the probabilities on every 7th.
+fn move_costs(reference: Vec<QuantumPosition>) -> Result<MoveCosts, String> {
     let positions: Vec<QuantumPosition> = reference
-        .unwrap_or_default()
         .into_iter()
         .flat_map(|p| {
             let mut q = p.clone();
@@ -132,40 +203,24 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
             }
         }
     }
-    progress(steps, steps);
-    let cmd = format!(
-        "`cargo run --release -- experiments quantum-game{}`",
-        if config.full { " --full" } else { "" }
-    );
-    Ok(vec![
-        Table {
-            title: "Random quantum games: plies per second (single thread)".into(),
-            columns: ["engine", "games", "plies", "seconds", "plies/s"]
-                .map(String::from)
-                .to_vec(),
-            rows: game_rows,
-            notes: vec![
-                format!(
-                    "Seeds 0..{games}, at most {plies} plies, uniformly random legal moves (`quantum play --random`); \
-                     a ply = generating the legal moves + playing one. Every engine plays identical games \
-                     (moves and worlds checked); {ended} of {games} games ended by a king capture or 千日手."
-                ),
-                format!("Command: {cmd}."),
-            ],
-        },
-        Table {
-            title: "Quantum perft from the start: leaves per second".into(),
-            columns: ["engine", "depth", "leaves", "seconds", "leaves/s"]
-                .map(String::from)
-                .to_vec(),
-            rows: perft_rows,
-            notes: vec![
-                "Leaves at the last ply are counted from the legal move list (bulk counting); \
-                 every interior node plays and converges. Engines run at the same depth give the same count; \
-                 the diagram and SAT engines run one ply less to bound the time."
-                    .into(),
-            ],
-        },
+    Ok(MoveCosts {
+        positions: positions.len(),
+        play_us,
+        gen_us,
+        diag_us,
+        tail_us,
+    })
+}
+
+impl MoveCosts {
+    fn table(&self) -> Table {
+        let MoveCosts {
+            positions,
+            play_us,
+            gen_us,
+            diag_us,
+            tail_us,
+        } = self;
         Table {
             title: "Cost per move along the random games (µs)".into(),
             columns: ["operation", "µs per position"].map(String::from).to_vec(),
@@ -182,12 +237,11 @@ fn run(config: Config, progress: Progress<'_>) -> Result<Vec<Table>, String> {
                 ],
             ],
             notes: vec![format!(
-                "{} positions (every position of the reference games). Probabilities are exact \
-                 (u128 counts), checked against the converged worlds on every 7th position.",
-                positions.len()
+                "{positions} positions (every position of the reference games). Probabilities are exact \
+                 (u128 counts), checked against the converged worlds on every 7th position."
             )],
-        },
-    ])
+        }
+    }
 }
 
 /// The experiment.
