@@ -156,9 +156,7 @@ fn count_by_sweep(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure>
             millis(t.elapsed()),
         )));
     } else {
-        super::emit(format!(
-            "pieces {set} ({dir_name}, sweep{shard_text})"
-        ));
+        super::emit(format!("pieces {set} ({dir_name}, sweep{shard_text})"));
         super::emit(format!("count {}", c.count));
         super::emit(format!("count up to mirror {}", c.up_to_mirror()));
         super::emit(format!("mirror-symmetric {}", c.symmetric));
