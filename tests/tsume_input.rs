@@ -382,8 +382,8 @@ fn certificate_ids_must_be_distinct_plain_file_names() {
         &o,
         "line 2: id \"a\" twice: --certificate needs distinct ids",
     );
-    assert!(tmp.join("certs/a.jsonl").is_file());
-    // With --show the refused problem's board is printed first.
+    // A file's ids are all checked before the first solve: nothing is solved or written.
+    assert!(!tmp.join("certs").exists());
     let o = run(&[
         "tsume",
         &dup,
@@ -394,6 +394,26 @@ fn certificate_ids_must_be_distinct_plain_file_names() {
         &dir,
     ]);
     assert_eq!(o.code, 2);
+    assert_eq!(o.stdout, "", "no board is shown before the ids are checked");
+    // From a stream the ids are checked as the problems come: the first is solved, then
+    // the repeated id ends the run (with --show, after its board).
+    let o = run_with(
+        &[
+            "tsume",
+            "-",
+            "--nodes",
+            "20000",
+            "--show",
+            "--certificate",
+            &dir,
+        ],
+        &format!("a\t{sfen}\na\t{sfen}\n"),
+    );
+    one_error(
+        &o,
+        "line 2: id \"a\" twice: --certificate needs distinct ids",
+    );
+    assert!(tmp.join("certs/a.jsonl").is_file());
     assert_eq!(
         o.stdout
             .lines()

@@ -28,6 +28,25 @@ impl CertificatePaths {
         })
     }
 
+    /// Checks the ids of a whole problem file (`problems`, every shard's) before anything
+    /// is solved or created, with the errors [`CertificatePaths::path_for`] gives: a bad
+    /// or repeated id would otherwise end a long run at its line. (A stream is checked as
+    /// it comes.)
+    pub(super) fn check_ids(
+        path: &Path,
+        problems: impl Iterator<Item = Result<Problem, Failure>>,
+    ) -> Result<(), Failure> {
+        let mut ids = CertificatePaths {
+            path: path.to_path_buf(),
+            single: false,
+            seen: Default::default(),
+        };
+        for p in problems {
+            ids.path_for(&p?)?;
+        }
+        Ok(())
+    }
+
     pub(super) fn path_for(&mut self, p: &Problem) -> Result<PathBuf, Failure> {
         if self.single {
             return Ok(self.path.clone());

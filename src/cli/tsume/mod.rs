@@ -116,7 +116,13 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         return Err(no_problems(&problems.origin));
     }
     let cert_paths = match &a.certificate {
-        Some(path) => Some(CertificatePaths::new(path, problems.total)?),
+        Some(path) => {
+            if problems.total.is_some_and(|n| n > 1) && std::path::Path::new(&a.input).is_file() {
+                // A file is read again, whole: every id is checked before the first solve.
+                CertificatePaths::check_ids(path, problems_of(&a.input, a.ply, None)?.0.iter)?;
+            }
+            Some(CertificatePaths::new(path, problems.total)?)
+        }
         None => None,
     };
     if let Some(n) = a.certificate_nodes {
