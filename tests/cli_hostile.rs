@@ -286,3 +286,44 @@ fn perft_divide_at_depth_zero_is_refused_not_answered_at_depth_one() {
         o.stdout
     );
 }
+
+/// An engine that never answers a batch of `diff moves` or `diff perft` is killed after
+/// `--timeout-s` seconds: one line, exit 2 (without the option the run would wait for it).
+#[test]
+fn a_silent_engine_is_killed_after_its_timeout() {
+    for what in [&["moves"][..], &["perft", "--depth", "1"][..]] {
+        let mut args = vec!["diff"];
+        args.extend_from_slice(what);
+        args.extend_from_slice(&[
+            "--engine",
+            "sleep 30",
+            "--positions",
+            "3",
+            "--timeout-s",
+            "1",
+        ]);
+        let o = run(&args);
+        assert_eq!(o.code, 2, "{what:?}: {}", o.stderr);
+        assert_eq!(o.stderr.lines().count(), 1, "{what:?}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("within 1 s (killed)"),
+            "{what:?}: {}",
+            o.stderr
+        );
+    }
+    bad_input_prefix(&run(&[
+        "diff",
+        "moves",
+        "--engine",
+        "cat",
+        "--timeout-s",
+        "0",
+    ]));
+}
+
+/// Exit 2 with one line on stderr (clap's own error for a value out of range).
+#[track_caller]
+fn bad_input_prefix(o: &Out) {
+    assert_eq!(o.code, 2, "stderr: {}", o.stderr);
+    assert!(o.stderr.contains("--timeout-s"), "{}", o.stderr);
+}

@@ -54,6 +54,11 @@ pub struct PerftArgs {
     /// Seed of the random walks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Seconds one batch of positions may take the program (it is killed then, with what
+    /// it started, and the run ends with an error); by default no limit. With a limit the
+    /// program runs in its own process group, which a Ctrl-C at the terminal does not reach.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub timeout_s: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -94,6 +99,11 @@ pub struct MovesArgs {
     /// Seed of the random walks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Seconds one batch of positions may take the program (it is killed then, with what
+    /// it started, and the run ends with an error); by default no limit. With a limit the
+    /// program runs in its own process group, which a Ctrl-C at the terminal does not reach.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub timeout_s: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -110,7 +120,8 @@ pub fn run(a: DiffArgs) -> Result<(), Failure> {
 
 fn run_moves(a: MovesArgs) -> Result<(), Failure> {
     let t = Instant::now();
-    let engine = LineEngine::new(&a.engine);
+    let engine =
+        LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
     let r = diff_moves(&engine, a.positions as usize, a.seed).map_err(Failure::input)?;
     let out = DiffMoves::new(&a.engine, a.seed, &r, output::millis(t.elapsed()));
     if a.json {
@@ -151,7 +162,8 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
 
 fn run_perft(a: PerftArgs) -> Result<(), Failure> {
     let t = Instant::now();
-    let engine = LineEngine::new(&a.engine);
+    let engine =
+        LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
     let r = diff_perft(&engine, a.depth, a.positions as usize, a.seed).map_err(Failure::input)?;
     let out = DiffPerft::new(&a.engine, a.seed, a.depth, &r, output::millis(t.elapsed()));
     if a.json {

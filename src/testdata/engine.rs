@@ -42,6 +42,17 @@ pub enum EngineError {
         /// Lines asked.
         asked: usize,
     },
+    /// It had not answered a batch within its time limit ([`LineEngine::timeout`]): it is
+    /// killed.
+    #[error("`{command}` gave no complete answer to {asked} lines within {secs} s (killed)")]
+    Timeout {
+        /// The command line.
+        command: String,
+        /// Lines asked.
+        asked: usize,
+        /// The limit, seconds.
+        secs: u64,
+    },
     /// Reading its output failed (or a line was longer than [`MAX_LINE`] bytes).
     #[error("reading from `{command}`: {source}")]
     Io {
@@ -91,14 +102,25 @@ pub fn read_line_capped(r: &mut impl BufRead) -> io::Result<Option<String>> {
 pub struct LineEngine {
     /// The shell command line.
     pub command: String,
+    /// How long one [`LineEngine::ask`] may take (`None`: no limit); a program that has
+    /// not answered by then is killed, so that one hanging on some input cannot stall
+    /// the run.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl LineEngine {
-    /// An engine run as `sh -c command`.
+    /// An engine run as `sh -c command`, without a time limit.
     pub fn new(command: impl Into<String>) -> LineEngine {
         LineEngine {
             command: command.into(),
+            timeout: None,
         }
+    }
+
+    /// The same engine, each batch limited to `timeout`.
+    #[must_use]
+    pub fn with_timeout(self, timeout: Option<std::time::Duration>) -> LineEngine {
+        LineEngine { timeout, ..self }
     }
 
     /// Asks every line in one run of the program; returns its answers in order.
@@ -106,7 +128,15 @@ impl LineEngine {
     /// # Errors
     /// [`EngineError`] if the program cannot start, fails to read, or answers another number of lines.
     pub fn ask(&self, lines: &[String]) -> Result<Vec<String>, EngineError> {
-        let mut child = Command::new("sh")
+        let mut cmd = Command::new("sh");
+        #[cfg(unix)]
+        if self.timeout.is_some() {
+            // Its own process group, so that the time limit kills what `sh -c` started
+            // too. (Only then: outside the terminal's group, a Ctrl-C no longer reaches it.)
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .arg("-c")
             .arg(&self.command)
             .stdin(Stdio::piped())
@@ -123,32 +153,31 @@ impl LineEngine {
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
-        let mut answers = Vec::with_capacity(lines.len());
-        // At most one line more than asked is read, each at most MAX_LINE bytes: a
-        // program that prints without end is stopped, not read to its end.
-        let read = loop {
-            match read_line_capped(&mut stdout) {
-                Ok(None) => break Ok(()),
-                Ok(Some(_)) if answers.len() == lines.len() => {
-                    break Err(EngineError::TooManyLines {
-                        command: self.command.clone(),
-                        asked: lines.len(),
-                    })
-                }
-                Ok(Some(line)) => answers.push(line),
-                Err(source) => {
-                    break Err(EngineError::Io {
-                        command: self.command.clone(),
-                        source,
-                    })
-                }
-            }
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        // Read on a thread of its own, so that a time limit can end the wait.
+        let (asked, command) = (lines.len(), self.command.clone());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(read_answers(stdout, asked, &command));
+        });
+        let got = match self.timeout {
+            None => rx.recv().ok(),
+            Some(t) => rx.recv_timeout(t).ok(),
+        };
+        let Some((answers, read)) = got else {
+            // Out of time: killed with every process it started (its process group), so
+            // that its pipes close and the reading threads end.
+            kill_group(&mut child);
+            let _ = child.wait();
+            return Err(EngineError::Timeout {
+                command: self.command.clone(),
+                asked: lines.len(),
+                secs: self.timeout.map_or(0, |t| t.as_secs()),
+            });
         };
         if read.is_err() {
             let _ = child.kill();
         }
-        drop(stdout);
         let _ = writer.join();
         let status = child.wait().map_err(|source| EngineError::Io {
             command: self.command.clone(),
@@ -165,6 +194,49 @@ impl LineEngine {
         }
         Ok(answers)
     }
+}
+
+/// Kills `child` and, on Unix, its process group (with a time limit it leads one,
+/// [`LineEngine::ask`]).
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+}
+
+/// The answer lines of a program asked `asked` lines, read from `stdout` to its end. At
+/// most one line more than asked is read, each at most [`MAX_LINE`] bytes: a program
+/// that prints without end is stopped, not read to its end.
+fn read_answers(
+    mut stdout: impl BufRead,
+    asked: usize,
+    command: &str,
+) -> (Vec<String>, Result<(), EngineError>) {
+    let mut answers = Vec::with_capacity(asked);
+    let read = loop {
+        match read_line_capped(&mut stdout) {
+            Ok(None) => break Ok(()),
+            Ok(Some(_)) if answers.len() == asked => {
+                break Err(EngineError::TooManyLines {
+                    command: command.to_string(),
+                    asked,
+                })
+            }
+            Ok(Some(line)) => answers.push(line),
+            Err(source) => {
+                break Err(EngineError::Io {
+                    command: command.to_string(),
+                    source,
+                })
+            }
+        }
+    };
+    (answers, read)
 }
 
 #[cfg(test)]
@@ -198,5 +270,27 @@ mod tests {
         );
         let e = LineEngine::new("cat /dev/zero").ask(&asked).unwrap_err();
         assert!(e.to_string().contains("longer than"), "{e}");
+    }
+
+    #[test]
+    fn a_program_that_does_not_answer_in_time_is_killed() {
+        let asked = vec!["startpos".to_string(); 2];
+        let slow =
+            LineEngine::new("sleep 30").with_timeout(Some(std::time::Duration::from_secs(1)));
+        let e = slow.ask(&asked).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                EngineError::Timeout {
+                    asked: 2,
+                    secs: 1,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Within its limit a program answers as without one.
+        let quick = LineEngine::new("cat").with_timeout(Some(std::time::Duration::from_secs(30)));
+        assert_eq!(quick.ask(&asked).unwrap(), asked);
     }
 }
