@@ -18,6 +18,7 @@ pub(crate) mod quantum;
 mod show;
 mod tsume;
 
+use crate::notation::record::BOM;
 use clap::{Parser, Subcommand};
 use error::{InputError, Origin};
 
@@ -285,9 +286,6 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
     })))
 }
 
-/// The UTF-8 byte order mark, which some editors put at the start of a text file.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// The whole text of a file (or `-`: stdin) that must be UTF-8, a leading byte order
 /// mark removed: `PATH: reason` when it cannot be read (a directory, a missing file),
 /// `PATH:LINE:COL: not UTF-8 text` at the first byte that is not UTF-8 (COL in bytes).
@@ -295,6 +293,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// # Errors
 /// A [`Failure`] (exit 2) as above.
 pub(crate) fn read_text(name: &str) -> Result<String, Failure> {
+    use crate::notation::record::line_and_byte;
     use std::io::Read;
     let origin = Origin::file(name);
     let mut bytes = Vec::new();
@@ -310,13 +309,7 @@ pub(crate) fn read_text(name: &str) -> Result<String, Failure> {
     match std::str::from_utf8(body) {
         Ok(text) => Ok(text.to_string()),
         Err(e) => {
-            let before = &body[..e.valid_up_to()];
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = before.len() - line_start + 1;
+            let (line, col) = line_and_byte(body, e.valid_up_to());
             Err(InputError::at(origin, line, Some(col), "not UTF-8 text").into())
         }
     }

@@ -306,6 +306,21 @@ impl RecordError {
     }
 }
 
+/// The UTF-8 byte order mark, which some editors put at the start of a text file.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The 1-based line and byte of the line at which `offset` of `bytes` lies (lines end
+/// with `\n`), for errors located in undecoded text.
+pub fn line_and_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset];
+    let line_start = before
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    (line, offset - line_start + 1)
+}
+
 /// Decodes a record file: UTF-8 (with or without BOM), else Shift_JIS (CP932).
 ///
 /// # Errors
@@ -314,16 +329,12 @@ impl RecordError {
 /// [`RecordErrorKind::Encoding`] if the bytes are neither UTF-8 nor Shift_JIS, at the first
 /// byte the decoder that read further could not read (1-based line and byte).
 pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let b = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let at = |offset: usize, kind: fn(usize) -> RecordErrorKind| {
-        let before = &b[..offset];
-        let line_start = before
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
+        let (line, byte) = line_and_byte(b, offset);
         RecordError {
-            line: before.iter().filter(|&&c| c == b'\n').count() + 1,
-            kind: kind(offset - line_start + 1),
+            line,
+            kind: kind(byte),
         }
     };
     if let Some(nul) = b.iter().position(|&c| c == 0) {

@@ -185,12 +185,7 @@ fn spawn_line_reader(
     let (tx, lines) = sync_channel(1024);
     std::thread::spawn(move || {
         let mut output = BufReader::new(output);
-        loop {
-            let line = match read_line_capped(&mut output) {
-                Ok(None) => break,
-                Ok(Some(line)) => Ok(line),
-                Err(e) => Err(e),
-            };
+        while let Some(line) = read_line_capped(&mut output).transpose() {
             let last = line.is_err();
             if tx.send(line).is_err() || last {
                 break;
