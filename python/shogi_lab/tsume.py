@@ -34,7 +34,9 @@ class TsumeResult:
     mate not proven shortest, the lengths the search ruled out before its limits (``None``: none were)."""
     mate_within: Optional[int]
     """For a mate with ``shortest=True``: the shortest mate has at most this many plies (the
-    least budget within which a mate is proven); ``plies`` when ``shortest`` is true; else ``None``."""
+    least budget within which a mate is proven); ``plies`` when ``shortest`` is true; also for an
+    ``unknown`` answer whose mate was proven but whose line could not be read (a stop during the
+    line walk, or none within ``max_plies``); else ``None``."""
     alternatives: Optional[List[str]]
     """With ``alt_nodes`` > 0: the other mating first moves found (余詰), USI; else ``None``."""
     certified: Optional[bool]

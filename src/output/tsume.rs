@@ -26,10 +26,14 @@ pub struct TsumeOut {
     pub usi: Option<String>,
     /// For a mate: the line in Japanese notation (KI2 style).
     pub kif: Option<String>,
-    /// With `--max-plies N`: `N` when no mate of at most N plies exists.
+    /// No mate of at most this many plies exists: with `--max-plies N`, `N` when no mate
+    /// within it exists; in the default mode, the bound the minimality search proved when
+    /// a limit stopped it (`shortest: false`, or `unknown` with `mate_within`).
     pub no_mate_within: Option<u16>,
     /// For a mate in the default mode: the shortest mate has at most this many plies (the
-    /// least budget within which a mate is proven); `plies` when `shortest` is true.
+    /// least budget within which a mate is proven); `plies` when `shortest` is true. Also
+    /// for `unknown` when a mate was proven but no line could be read (a stop during the
+    /// line walk, or no line within `--max-plies`).
     pub mate_within: Option<u16>,
     /// With `--alt-nodes`: other mating first moves (余詰), USI.
     pub alternatives: Option<Vec<String>>,
@@ -79,7 +83,11 @@ impl TsumeOut {
             usi: mate.then(|| r.line_usi()),
             kif: mate.then(|| ki2_line(pos, &r.line)),
             no_mate_within: r.no_mate_within,
-            mate_within: if mate { r.mate_within } else { None },
+            mate_within: if r.outcome == Outcome::NoMate {
+                None
+            } else {
+                r.mate_within
+            },
             alternatives: alternatives
                 .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
             certified: cert.certified,

@@ -951,8 +951,8 @@ mod tests {
     /// on to 453 195, a GUI's `stop` unheard). In a 16 MiB table: 図巧69 stopped in its exact
     /// walk still shows its proven 19 plies; 無双8 stopped deep in its minimality search
     /// shows its 31-ply mate, not proven shortest; 無双23 stopped there has lost too much of
-    /// its proof to read a line in the allowance: `unknown`, while the bounds on its control
-    /// keep the mate within 29 plies it proved.
+    /// its proof to read a line in the allowance: `unknown`, while the answer and the bounds
+    /// on its control keep the mate within 29 plies it proved.
     #[test]
     fn a_stop_ends_the_line_walk_within_its_allowance() {
         let text = include_str!("../../../specs/tsume/classics.sfen");
@@ -991,6 +991,8 @@ mod tests {
                 None => {
                     assert_eq!(r.outcome, super::Outcome::Unknown, "{id}");
                     assert_eq!(within, Some(29), "{id}");
+                    // The answer keeps the bound its line could not show.
+                    assert_eq!(r.mate_within, Some(29), "{id}");
                 }
             }
         }

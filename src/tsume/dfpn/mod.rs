@@ -363,6 +363,12 @@ impl<P: MatePosition> Solver<P> {
                     }
                 }
             }
+            if result.outcome == Outcome::Unknown {
+                // Proven, but no line could be read (a stop during the walk, or none within
+                // a ply limit): the answer stays `unknown`, with the bounds proven so far.
+                result.mate_within = Some(len);
+                result.no_mate_within = low;
+            }
             if result.outcome == Outcome::Mate && self.opts.alt_nodes > 0 {
                 self.set_phase(Phase::Yozume);
                 let budget = if exact { len - 1 } else { UNBOUNDED };
