@@ -186,9 +186,31 @@ fn agree_on_generated_positions(seed: u64, count: usize, min_each: usize) {
             checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         }
         let u = solve(&pos, &unbounded);
+        // The default mode without a ply limit claims only what the twin allows: a length
+        // called shortest is the twin's (or beyond its horizon), and its bounds hold.
+        if let Some(n) = u.no_mate_within {
+            assert!(
+                naive_len.map_or(true, |l| u32::from(n) < l),
+                "{sfen}: no mate within {n}, twin {naive_len:?}"
+            );
+        }
+        if let Some(w) = u.mate_within {
+            assert!(
+                naive_len.map_or(w > 5, |l| u32::from(w) >= l),
+                "{sfen}: mate within {w}, twin {naive_len:?}"
+            );
+        }
         match u.outcome {
             Outcome::Mate => {
-                checker::verify_mate_line(&pos, &u.line).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+                checker::verify_mate_line(&pos, &u.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+                let len = u.line.len() as u32;
+                match naive_len {
+                    Some(n) if u.shortest == Some(true) => {
+                        assert_eq!(len, n, "{sfen}: unbounded {}", u.line_usi())
+                    }
+                    Some(n) => assert!(len >= n, "{sfen}: unbounded {}", u.line_usi()),
+                    None => assert!(len > 5, "{sfen}: unbounded {}", u.line_usi()),
+                }
             }
             Outcome::NoMate => {
                 nomates += 1;
