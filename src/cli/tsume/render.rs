@@ -126,8 +126,8 @@ fn alternatives_line(r: &SolveResult<Move>) -> String {
     )
 }
 
-/// The bounds proven: no mate within N plies; for a mate, mate within L when L is not
-/// the line's length.
+/// The bounds proven: no mate within N plies; mate within L when L is not the line's
+/// length (for `unknown`: a mate proven whose line could not be read).
 fn within_lines(a: &Answer) -> Vec<String> {
     let r = a.result;
     let mut lines = Vec::new();
@@ -137,6 +137,11 @@ fn within_lines(a: &Answer) -> Vec<String> {
     match r.mate_within {
         Some(l) if r.outcome == Outcome::Mate && a.plies() != Some(usize::from(l)) => {
             lines.push(format!("  mate within {l} plies (proven)"));
+        }
+        Some(l) if r.outcome == Outcome::Unknown => {
+            lines.push(format!(
+                "  mate within {l} plies (proven; its line could not be read within the limits)"
+            ));
         }
         _ => {}
     }
