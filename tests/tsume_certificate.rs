@@ -414,6 +414,35 @@ const HARD_NOMATES: [(&str, &str, DefenderHand); 2] = [
     ),
 ];
 
+/// A nomate of a twin probe (dragon and rook against a bare king, the defender holding
+/// every other piece), solved in 35 979 nodes, whose certificate ran out of its 1 M
+/// fallback nodes: at the defender node after ▲６六飛 no reply was decided within
+/// 20 000 nodes, and the next round searched each of eight with up to 2 M nodes (one
+/// was refuted within 2 404 more). With rounds of 100 000 and 500 000 in between, as the
+/// bounded graphs have, it is certified within the default limits.
+#[test]
+fn a_nomate_whose_replies_are_decided_between_20_000_and_2_m_nodes_is_certified() {
+    let pos = load_problem(
+        "9/9/3k5/1+R7/9/1R7/9/9/9 b P2b4g4s4n4l17p 1",
+        DefenderHand::AsGiven,
+    )
+    .unwrap();
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(200_000),
+        memory_mib: 16,
+        shortest: false,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(&pos);
+    assert_eq!(r.outcome, Outcome::NoMate);
+    let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
+    assert_eq!(checked.result, "nomate");
+}
+
 #[test]
 #[ignore = "two nomates of 1-4 M solver nodes and 0.1-0.2 M certificate nodes: about 30 s of CPU; deep tier, run by .ci/run with --ignored"]
 fn hard_path_dependent_nomates_are_certified() {

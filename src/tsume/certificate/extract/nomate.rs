@@ -17,10 +17,13 @@ use crate::tsume::{MatePosition, Outcome};
 /// [`ExtractLimits::fallback_nodes`](super::super::ExtractLimits::fallback_nodes): a round stops at the budget where some reply is
 /// refuted, so a reply hard to decide costs little while an easy refutation exists
 /// (the assuming solver keeps its table, so a later round goes on where the last
-/// stopped). The rounds of 100 000 and 500 000 nodes (session 14, bounded graphs
-/// only) keep a reply that is hard to decide from costing the full fallback budget
-/// while a cheaper refutation needs a few hundred thousand: 無双84's length
-/// certificate fell from 244 296 nodes and 4.7 s of extraction to 97 224 and 1.6 s.
+/// stopped). The rounds of 100 000 and 500 000 nodes keep a reply that is hard to
+/// decide from costing the full fallback budget while a cheaper refutation needs a few
+/// hundred thousand: 無双84's length certificate fell from 244 296 nodes and 4.7 s of
+/// extraction to 97 224 and 1.6 s (session 14, bounded graphs); in plain graphs too
+/// since session 28, where a random nomate solved in 35 979 nodes had run out of its
+/// 1 M fallback nodes at one defender node (eight replies searched with 2 M nodes each
+/// after 20 000, one refuted within 2 404 more; `tests/tsume_certificate.rs`).
 const NOMATE_REPLY_NODES: [u64; 5] = [256, 4096, SMALL_SOLVE_NODES, 100_000, 500_000];
 
 /// One round of a nomate defender node's choice of reply.
@@ -144,12 +147,6 @@ impl Extractor<'_> {
             .chain(
                 NOMATE_REPLY_NODES
                     .iter()
-                    // (The plain graph keeps the three rounds it was measured with.)
-                    .take(if self.bounded {
-                        NOMATE_REPLY_NODES.len()
-                    } else {
-                        3
-                    })
                     .map(|&n| Round::Search(self.limits.fallback_nodes.min(n))),
             )
             .chain(std::iter::once(Round::Search(self.limits.fallback_nodes)))
