@@ -467,6 +467,30 @@ fn hard_path_dependent_nomates_are_certified() {
     }
 }
 
+/// 無双73, a nomate by complete disproof (10.3 M solver nodes; the record is flagged as a
+/// suspected misprint): its certificate needs 13.4 M fallback nodes in 31 052 searches,
+/// beyond the one solve's nodes and 20 000 searches the plain certificate had until
+/// session 28; four times the solve's nodes (`FALLBACK_FACTOR`) certify it.
+#[test]
+#[ignore = "a 10 M-node nomate and its 0.4 M-node certificate: about 30 s of CPU; deep tier, run by .ci/run with --ignored"]
+fn musou_73_nomate_is_certified() {
+    let pos = classic("musou-073");
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(20_000_000),
+        memory_mib: 1024,
+        shortest: false,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(&pos);
+    assert_eq!(r.outcome, Outcome::NoMate);
+    let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
+    assert_eq!(checked.result, "nomate");
+}
+
 #[test]
 fn unreadable_text_is_exit_2() {
     for bad in [

@@ -9,7 +9,7 @@ use shogi_lab::certificate::{check_text, CheckError};
 use shogi_lab::rules::{Move, Position};
 use shogi_lab::tsume::certificate::{
     extract_length, extract_length_with, length_limits, write_jsonl, ExtractError, ExtractLimits,
-    LENGTH_MAX_NODES, LENGTH_MIN_FALLBACK_NODES,
+    LENGTH_MAX_NODES, MIN_FALLBACK_NODES,
 };
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{
@@ -213,7 +213,7 @@ fn a_failing_half_is_named() {
     let (s, pos, r) = solved_zukou_18();
     assert_eq!((r.line.len(), r.shortest), (23, Some(true)));
     let limits = length_limits(&r);
-    assert!(limits.fallback_total_nodes >= LENGTH_MIN_FALLBACK_NODES);
+    assert!(limits.fallback_total_nodes >= MIN_FALLBACK_NODES);
     assert!(limits.max_nodes <= LENGTH_MAX_NODES);
     // Too few graph nodes for the mate half.
     let tiny = ExtractLimits {

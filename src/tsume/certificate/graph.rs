@@ -130,8 +130,10 @@ fn longest(nodes: &[Node], root: usize) -> u32 {
     memo[root].unwrap_or(0)
 }
 
-/// [`extract_with`] under the default [`ExtractLimits`], the fallback node total raised
-/// to the root solve's nodes.
+/// [`extract_with`] under the default [`ExtractLimits`], with a fallback node total of
+/// [`FALLBACK_FACTOR`] times the solve's nodes (at least [`MIN_FALLBACK_NODES`]) and as
+/// many solves as that total allows (most fallback searches are a few hundred nodes: the
+/// total, not the count, limits them).
 ///
 /// # Errors
 /// As [`extract_with`].
@@ -143,10 +145,28 @@ pub fn extract(
     extract_with(solver, root, result, default_limits(result))
 }
 
+/// The fallback node total of an extraction (of each half of a length certificate):
+/// this many times the solve's nodes, and at least [`MIN_FALLBACK_NODES`]. A no-mate
+/// graph settles its defender nodes by searches the solver's table rarely answers: the
+/// disproofs that lean on a repetition of the path are not stored, and a bounded
+/// graph's budgets are not the search's (session 14: 18 of the 20 failing length
+/// certificates on 図巧/無双 1–100 at 2 M nodes ran out of the solve's own nodes; session
+/// 28: 無双73's nomate, 10.3 M solver nodes, needs 13.4 M in 31 052 fallback searches).
+pub const FALLBACK_FACTOR: u64 = 4;
+
+/// See [`FALLBACK_FACTOR`].
+pub const MIN_FALLBACK_NODES: u64 = 4_000_000;
+
 pub(super) fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
     let d = ExtractLimits::default();
+    let total = result
+        .stats
+        .nodes
+        .saturating_mul(FALLBACK_FACTOR)
+        .max(MIN_FALLBACK_NODES);
     ExtractLimits {
-        fallback_total_nodes: d.fallback_total_nodes.max(result.stats.nodes),
+        fallback_total_nodes: total,
+        fallback_solves: usize::try_from(total).unwrap_or(usize::MAX),
         deep_nodes: result.stats.nodes,
         ..d
     }

@@ -115,16 +115,6 @@ pub const LENGTH_MAX_NODES: usize = 4_000_000;
 /// 24); in version 4 (866 036 nodes, 107 MB) it peaks at 0.53 GB, about 300 bytes a node.
 const BYTES_PER_NODE: u64 = 640;
 
-/// The fallback node total of each half: this many times the solve's nodes, and at
-/// least [`LENGTH_MIN_FALLBACK_NODES`]. A bounded no-mate graph settles its defender
-/// nodes by budgeted searches the solver's table rarely answers (session 14: 18 of the
-/// 20 failures on 図巧/無双 1–100 at 2 M nodes ran out of the plain limit, the solve's
-/// own nodes).
-pub const LENGTH_FALLBACK_FACTOR: u64 = 4;
-
-/// See [`LENGTH_FALLBACK_FACTOR`].
-pub const LENGTH_MIN_FALLBACK_NODES: u64 = 4_000_000;
-
 /// Whether the machine's available memory can hold a length certificate of `nodes`
 /// graph nodes in each half (both halves at the bytes a node takes while built, written
 /// and checked): front ends check a user's `--certificate-nodes` before solving.
@@ -161,23 +151,13 @@ pub fn length_limits_with_nodes(
 /// The limits of [`extract_length`]: those of [`extract`](super::extract) with
 /// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
 /// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
-/// 640 bytes each), a fallback node total of [`LENGTH_FALLBACK_FACTOR`] times
-/// the solve's nodes (at least [`LENGTH_MIN_FALLBACK_NODES`]) and as many solves as
-/// that total allows (most bounded searches are a few hundred nodes: the total, not the
-/// count, limits them).
+/// 640 bytes each), and the fallback budget of [`extract`](super::extract).
 pub fn length_limits(result: &SolveResult<Move>) -> ExtractLimits {
     let d = default_limits(result);
     let room = crate::resources::available_memory()
         .map_or(LENGTH_MAX_NODES, |a| (a / BYTES_PER_NODE / 2) as usize);
-    let total = result
-        .stats
-        .nodes
-        .saturating_mul(LENGTH_FALLBACK_FACTOR)
-        .max(LENGTH_MIN_FALLBACK_NODES);
     ExtractLimits {
         max_nodes: room.clamp(d.max_nodes, LENGTH_MAX_NODES.max(d.max_nodes)),
-        fallback_total_nodes: total,
-        fallback_solves: usize::try_from(total).unwrap_or(usize::MAX),
         ..d
     }
 }

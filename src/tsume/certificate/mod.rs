@@ -30,11 +30,11 @@ mod length;
 mod packed;
 
 pub use answer::{certify_answer, length_path, Certified, CertifyError};
-pub use graph::{extract, extract_with};
+pub use graph::{extract, extract_with, FALLBACK_FACTOR, MIN_FALLBACK_NODES};
 pub use jsonl::write_jsonl;
 pub use length::{
     check_length_nodes, extract_length, extract_length_with, length_limits,
-    length_limits_with_nodes, LENGTH_FALLBACK_FACTOR, LENGTH_MAX_NODES, LENGTH_MIN_FALLBACK_NODES,
+    length_limits_with_nodes, LENGTH_MAX_NODES,
 };
 pub use packed::NodePosition;
 
@@ -199,8 +199,9 @@ pub struct ExtractLimits {
     pub fallback_mib: usize,
     /// Most fallback solves.
     pub fallback_solves: usize,
-    /// Most nodes of all fallback solves together; [`extract`] raises it to the root
-    /// solve's own nodes, so that a failing extraction costs at most about one more solve.
+    /// Most nodes of all fallback solves together; [`extract`] sets it to
+    /// [`FALLBACK_FACTOR`] times the root solve's nodes (at least [`MIN_FALLBACK_NODES`]),
+    /// so that a failing extraction costs at most about four more solves.
     pub fallback_total_nodes: u64,
     /// Most nodes of one deep fallback solve (a larger table, for a node the first two
     /// tiers cannot settle), within what is left of the total; 0: no deep tier.
