@@ -185,6 +185,32 @@ fn agree_on_generated_positions(seed: u64, count: usize, min_each: usize) {
         if r.outcome == Outcome::Mate {
             checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         }
+        // Every reply counted (`count_futile`, KomoringHeights' MinLength): the twin
+        // counting every legal reply. Counting more replies never shortens a mate.
+        let counted_len = naive::mate_length_counted(&pos, 5);
+        if let (Some(c), Some(n)) = (counted_len, naive_len) {
+            assert!(c >= n, "{sfen}: counted {c} < {n}");
+        }
+        let c = solve(
+            &pos,
+            &SolverOptions {
+                count_futile: true,
+                ..opts.clone()
+            },
+        );
+        match counted_len {
+            Some(n) => {
+                assert_eq!(
+                    c.outcome,
+                    Outcome::Mate,
+                    "{sfen}: counted, twin mates in {n}"
+                );
+                assert_eq!(c.shortest, Some(true), "{sfen}: counted");
+                assert_eq!(c.line.len() as u32, n, "{sfen}: counted {}", c.line_usi());
+                checker::verify_mate_line(&pos, &c.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            }
+            None => assert_eq!(c.no_mate_within, Some(5), "{sfen}: counted {:?}", c.outcome),
+        }
         let u = solve(&pos, &unbounded);
         // The default mode without a ply limit claims only what the twin allows: a length
         // called shortest is the twin's (or beyond its horizon), and its bounds hold.

@@ -3,7 +3,8 @@
 //! of at most `max` plies, every legal defender move counted except 無駄合
 //! (definition 1 of `specs/tsume.md`, decided here by building the position
 //! without the captured piece and searching it). A repetition on the path fails
-//! for the attacker, as in the solver. Exponential: for problems of a few plies only.
+//! for the attacker, as in the solver. `mate_length_counted` counts every legal reply
+//! (the `count_futile` convention). Exponential: for problems of a few plies only.
 
 use crate::rules::{Move, Position, Square};
 
@@ -77,7 +78,7 @@ fn futile(pos: &Position, m: Move, d: u32, path: &mut Vec<u64>) -> bool {
             let mated = match known {
                 Some(v) => v,
                 None => {
-                    let v = !path.contains(&p.key()) && and_node(&mut p, d, path);
+                    let v = !path.contains(&p.key()) && and_node(&mut p, d, path, false);
                     FUTILE_MEMO.with(|m| m.borrow_mut().insert(memo_key, v));
                     v
                 }
@@ -90,7 +91,8 @@ fn futile(pos: &Position, m: Move, d: u32, path: &mut Vec<u64>) -> bool {
     false
 }
 
-fn or_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
+/// `counted`: every legal reply counts (`count_futile`), no 無駄合 test.
+fn or_node(pos: &mut Position, d: u32, path: &mut Vec<u64>, counted: bool) -> bool {
     if d == 0 {
         return false;
     }
@@ -98,7 +100,8 @@ fn or_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
     let mut found = false;
     for m in pos.legal_moves() {
         pos.play_unchecked(m);
-        let ok = pos.in_check() && !path.contains(&pos.key()) && and_node(pos, d - 1, path);
+        let ok =
+            pos.in_check() && !path.contains(&pos.key()) && and_node(pos, d - 1, path, counted);
         pos.undo();
         if ok {
             found = true;
@@ -109,14 +112,14 @@ fn or_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
     found
 }
 
-fn and_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
+fn and_node(pos: &mut Position, d: u32, path: &mut Vec<u64>, counted: bool) -> bool {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return true;
     }
     path.push(pos.key());
     let snapshot = pos.clone();
-    let moves: Vec<Move> = if pos.checkers().has_more_than_one() {
+    let moves: Vec<Move> = if counted || pos.checkers().has_more_than_one() {
         moves.into_iter().collect()
     } else {
         moves
@@ -131,7 +134,7 @@ fn and_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
     let mut all = true;
     for m in moves {
         pos.play_unchecked(m);
-        let ok = !path.contains(&pos.key()) && or_node(pos, d - 1, path);
+        let ok = !path.contains(&pos.key()) && or_node(pos, d - 1, path, counted);
         pos.undo();
         if !ok {
             all = false;
@@ -146,7 +149,7 @@ fn and_node(pos: &mut Position, d: u32, path: &mut Vec<u64>) -> bool {
 /// move is a 無駄合 (which the tsume convention does not count as a reply).
 pub fn mated(pos: &Position) -> bool {
     clear_memo();
-    pos.in_check() && and_node(&mut pos.clone(), 0, &mut Vec::new())
+    pos.in_check() && and_node(&mut pos.clone(), 0, &mut Vec::new(), false)
 }
 
 /// The shortest mate length of at most `max` plies, if any.
@@ -156,7 +159,18 @@ pub fn mate_length(root: &Position, max: u32) -> Option<u32> {
     let mut path = Vec::new();
     (1..=max)
         .step_by(2)
-        .find(|&d| or_node(&mut pos, d, &mut path))
+        .find(|&d| or_node(&mut pos, d, &mut path, false))
+}
+
+/// The shortest mate length of at most `max` plies with every legal reply counted, futile
+/// interpositions (無駄合) included: the convention of `count_futile` (KomoringHeights'
+/// MinLength), if any.
+pub fn mate_length_counted(root: &Position, max: u32) -> Option<u32> {
+    let mut pos = root.clone();
+    let mut path = Vec::new();
+    (1..=max)
+        .step_by(2)
+        .find(|&d| or_node(&mut pos, d, &mut path, true))
 }
 
 /// The first moves that mate within `plies` plies.
@@ -167,7 +181,7 @@ pub fn mating_first_moves(root: &Position, plies: u32) -> Vec<crate::rules::Move
     let mut out = Vec::new();
     for m in pos.legal_moves() {
         pos.play_unchecked(m);
-        if pos.in_check() && and_node(&mut pos, plies.saturating_sub(1), &mut path) {
+        if pos.in_check() && and_node(&mut pos, plies.saturating_sub(1), &mut path, false) {
             out.push(m);
         }
         pos.undo();
