@@ -414,6 +414,27 @@ const HARD_NOMATES: [(&str, &str, DefenderHand); 2] = [
     ),
 ];
 
+/// Solves `pos` (a nomate) within `nodes` nodes and a `mib` MiB table, extracts its
+/// certificate under the default limits and has the checker accept it.
+fn assert_nomate_certified(id: &str, pos: &Position, nodes: u64, mib: usize) {
+    let mut s = Solver::try_new(SolverOptions {
+        nodes: Some(nodes),
+        memory_mib: mib,
+        shortest: false,
+        ..SolverOptions::default()
+    })
+    .unwrap();
+    let r = s.solve(pos);
+    assert_eq!(r.outcome, Outcome::NoMate, "{id}");
+    let cert = extract(&s, pos, &r).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let mut out = Vec::new();
+    write_jsonl(&cert, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let checked = check_text(&text, Some(pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert_eq!(checked.result, "nomate", "{id}");
+    assert_eq!(checked.nodes, cert.nodes.len(), "{id}");
+}
+
 /// A nomate of a twin probe (dragon and rook against a bare king, the defender holding
 /// every other piece), solved in 35 979 nodes, whose certificate ran out of its 1 M
 /// fallback nodes: at the defender node after ▲６六飛 no reply was decided within
@@ -422,25 +443,9 @@ const HARD_NOMATES: [(&str, &str, DefenderHand); 2] = [
 /// bounded graphs have, it is certified within the default limits.
 #[test]
 fn a_nomate_whose_replies_are_decided_between_20_000_and_2_m_nodes_is_certified() {
-    let pos = load_problem(
-        "9/9/3k5/1+R7/9/1R7/9/9/9 b P2b4g4s4n4l17p 1",
-        DefenderHand::AsGiven,
-    )
-    .unwrap();
-    let mut s = Solver::try_new(SolverOptions {
-        nodes: Some(200_000),
-        memory_mib: 16,
-        shortest: false,
-        ..SolverOptions::default()
-    })
-    .unwrap();
-    let r = s.solve(&pos);
-    assert_eq!(r.outcome, Outcome::NoMate);
-    let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{e}"));
-    let mut out = Vec::new();
-    write_jsonl(&cert, &mut out).unwrap();
-    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
-    assert_eq!(checked.result, "nomate");
+    let sfen = "9/9/3k5/1+R7/9/1R7/9/9/9 b P2b4g4s4n4l17p 1";
+    let pos = load_problem(sfen, DefenderHand::AsGiven).unwrap();
+    assert_nomate_certified(sfen, &pos, 200_000, 16);
 }
 
 #[test]
@@ -448,22 +453,7 @@ fn a_nomate_whose_replies_are_decided_between_20_000_and_2_m_nodes_is_certified(
 fn hard_path_dependent_nomates_are_certified() {
     for (id, sfen, mode) in HARD_NOMATES {
         let pos = load_problem(sfen, mode).unwrap();
-        let mut s = Solver::try_new(SolverOptions {
-            nodes: Some(5_000_000),
-            memory_mib: 256,
-            shortest: false,
-            ..SolverOptions::default()
-        })
-        .unwrap();
-        let r = s.solve(&pos);
-        assert_eq!(r.outcome, Outcome::NoMate, "{id}");
-        let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{id}: {e}"));
-        let mut out = Vec::new();
-        write_jsonl(&cert, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let checked = check_text(&text, Some(&pos)).unwrap_or_else(|e| panic!("{id}: {e}"));
-        assert_eq!(checked.result, "nomate", "{id}");
-        assert_eq!(checked.nodes, cert.nodes.len(), "{id}");
+        assert_nomate_certified(id, &pos, 5_000_000, 256);
     }
 }
 
@@ -474,21 +464,7 @@ fn hard_path_dependent_nomates_are_certified() {
 #[test]
 #[ignore = "a 10 M-node nomate and its 0.4 M-node certificate: about 30 s of CPU; deep tier, run by .ci/run with --ignored"]
 fn musou_73_nomate_is_certified() {
-    let pos = classic("musou-073");
-    let mut s = Solver::try_new(SolverOptions {
-        nodes: Some(20_000_000),
-        memory_mib: 1024,
-        shortest: false,
-        ..SolverOptions::default()
-    })
-    .unwrap();
-    let r = s.solve(&pos);
-    assert_eq!(r.outcome, Outcome::NoMate);
-    let cert = extract(&s, &pos, &r).unwrap_or_else(|e| panic!("{e}"));
-    let mut out = Vec::new();
-    write_jsonl(&cert, &mut out).unwrap();
-    let checked = check_text(&String::from_utf8(out).unwrap(), Some(&pos)).unwrap();
-    assert_eq!(checked.result, "nomate");
+    assert_nomate_certified("musou-073", &classic("musou-073"), 20_000_000, 1024);
 }
 
 #[test]
