@@ -14,8 +14,9 @@
 // `deny`, not `forbid`: PyO3's macros expand to `unsafe` blocks, so the
 // `python` module (feature-gated) carries `#[allow(unsafe_code)]`; the only other
 // exceptions are the cache prefetch hints `tsume::table::Table::prefetch` and
-// `Table::prefetch_count` (they cannot fault), and the `popcnt` instruction of
-// `rules::popcount` (registers only, run after CPUID reported it).
+// `Table::prefetch_count` (they cannot fault), the `popcnt` instruction of
+// `rules::popcount` (registers only, run after CPUID reported it), and the `prctl` call
+// between fork and exec of `testdata::engine`'s `die_with_parent` (Linux).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -327,3 +327,62 @@ fn bad_input_prefix(o: &Out) {
     assert_eq!(o.code, 2, "stderr: {}", o.stderr);
     assert!(o.stderr.contains("--timeout-s"), "{}", o.stderr);
 }
+
+/// With `--timeout-s` the engine runs in a process group of its own, which a Ctrl-C at
+/// the terminal does not reach; when shogi-lab dies of the SIGINT, the engine is killed
+/// with it (Linux: `PR_SET_PDEATHSIG`). Before, `sleep 30` outlived it. The engine
+/// writes its pid (`sh -c` execs the `sleep`), shogi-lab gets SIGINT, and the pid must be
+/// gone within 10 s (a liveness bound, not a speed claim).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_takes_its_timed_engine_with_it() {
+    let dir = TempDir::new("pdeathsig");
+    let pid_file = dir.join("engine.pid");
+    let engine = format!("echo $$ > {}; exec sleep 30", pid_file.display());
+    let mut child = Command::new(BIN)
+        .args([
+            "diff",
+            "moves",
+            "--engine",
+            &engine,
+            "--positions",
+            "3",
+            "--timeout-s",
+            "60",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |what: &str, cond: &dyn Fn() -> bool| {
+        let until = Instant::now() + Duration::from_secs(10);
+        while !cond() {
+            assert!(Instant::now() < until, "{what} within 10 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let read_pid = || {
+        std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+    };
+    wait_for("the engine's pid", &|| read_pid().is_some());
+    let pid = read_pid().unwrap();
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    assert!(alive(), "the engine runs");
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait().unwrap();
+    wait_for("the engine's end", &|| !alive());
+}

@@ -56,7 +56,8 @@ pub struct PerftArgs {
     pub seed: u64,
     /// Seconds one batch of positions may take the program (it is killed then, with what
     /// it started, and the run ends with an error); by default no limit. With a limit the
-    /// program runs in its own process group, which a Ctrl-C at the terminal does not reach.
+    /// program runs in its own process group, which a Ctrl-C at the terminal does not
+    /// reach; on Linux it is killed when shogi-lab dies.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
     /// Print one JSON object.
@@ -101,7 +102,8 @@ pub struct MovesArgs {
     pub seed: u64,
     /// Seconds one batch of positions may take the program (it is killed then, with what
     /// it started, and the run ends with an error); by default no limit. With a limit the
-    /// program runs in its own process group, which a Ctrl-C at the terminal does not reach.
+    /// program runs in its own process group, which a Ctrl-C at the terminal does not
+    /// reach; on Linux it is killed when shogi-lab dies.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
     /// Print one JSON object.

@@ -132,9 +132,12 @@ impl LineEngine {
         #[cfg(unix)]
         if self.timeout.is_some() {
             // Its own process group, so that the time limit kills what `sh -c` started
-            // too. (Only then: outside the terminal's group, a Ctrl-C no longer reaches it.)
+            // too. Outside the terminal's group a Ctrl-C no longer reaches it, so on Linux
+            // it is killed when this process dies ([`die_with_parent`]).
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
+            #[cfg(target_os = "linux")]
+            die_with_parent(&mut cmd);
         }
         let mut child = cmd
             .arg("-c")
@@ -193,6 +196,25 @@ impl LineEngine {
             });
         }
         Ok(answers)
+    }
+}
+
+/// Has the program started by `cmd` killed (SIGKILL) when the thread that starts it
+/// ends, which [`LineEngine::ask`]'s does only with the process (`prctl(2)`
+/// `PR_SET_PDEATHSIG`, set in the child between fork and exec): a Ctrl-C that ends
+/// shogi-lab ends a program in a process group of its own too. `sh -c` execs a simple
+/// command, so the engine itself is that program; what a compound command starts is not.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec; it makes one system call
+    // (`prctl`) through rustix, which neither allocates nor takes a lock.
+    unsafe {
+        cmd.pre_exec(|| {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+                .map_err(std::io::Error::from)
+        });
     }
 }
 
