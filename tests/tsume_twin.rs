@@ -126,129 +126,15 @@ fn a_mate_shown_only_through_a_check_the_search_never_proved() {
 /// of them must be mates and as many complete disproofs, so the test can fail.
 fn agree_on_generated_positions(seed: u64, count: usize, min_each: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut mates, mut checked) = (0, 0);
-    let opts = SolverOptions {
-        nodes: Some(200_000),
-        memory_mib: 16,
-        shortest: true,
-        max_plies: Some(5),
-        ..SolverOptions::default()
-    };
-    // Without a ply budget (disproof pieces, 反証駒, are used only then): a mate the
-    // twin finds must not be refuted, and a complete disproof must agree with the twin.
-    let unbounded = SolverOptions {
-        nodes: Some(50_000),
-        memory_mib: 16,
-        ..SolverOptions::default()
-    };
-    let mut nomates = 0;
+    let (mut mates, mut nomates, mut checked) = (0, 0, 0);
     while checked < count {
         let Some(pos) = random_problem(&mut rng) else {
             continue;
         };
         checked += 1;
-        let sfen = shogi_lab::notation::sfen::write_sfen(&pos);
-        let naive_len = naive::mate_length(&pos, 5);
-        let r = solve(&pos, &opts);
-        match naive_len {
-            Some(n) => {
-                mates += 1;
-                assert_eq!(r.outcome, Outcome::Mate, "{sfen}: naive mates in {n}");
-                assert_eq!(r.shortest, Some(true), "{sfen}");
-                assert_eq!(r.line.len() as u32, n, "{sfen}: {}", r.line_usi());
-                // The line is a solution: from every attacker node on it the shortest mate
-                // is exactly the rest of the line (longest replies, shortest checks).
-                let mut q = pos.clone();
-                for (k, &m) in r.line.iter().enumerate() {
-                    if k > 0 && k % 2 == 0 {
-                        let left = n - k as u32;
-                        assert_eq!(
-                            naive::mate_length(&q, left),
-                            Some(left),
-                            "{sfen}: after {k} plies of {}",
-                            r.line_usi()
-                        );
-                    }
-                    q.play(m).unwrap();
-                }
-            }
-            None => {
-                assert_eq!(
-                    r.no_mate_within,
-                    Some(5),
-                    "{sfen}: {:?} {}",
-                    r.outcome,
-                    r.line_usi()
-                );
-            }
-        }
-        if r.outcome == Outcome::Mate {
-            checker::verify_mate_line(&pos, &r.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-        }
-        // Every reply counted (`count_futile`, KomoringHeights' MinLength): the twin
-        // counting every legal reply. Counting more replies never shortens a mate.
-        let counted_len = naive::mate_length_counted(&pos, 5);
-        if let (Some(c), Some(n)) = (counted_len, naive_len) {
-            assert!(c >= n, "{sfen}: counted {c} < {n}");
-        }
-        let c = solve(
-            &pos,
-            &SolverOptions {
-                count_futile: true,
-                ..opts.clone()
-            },
-        );
-        match counted_len {
-            Some(n) => {
-                assert_eq!(
-                    c.outcome,
-                    Outcome::Mate,
-                    "{sfen}: counted, twin mates in {n}"
-                );
-                assert_eq!(c.shortest, Some(true), "{sfen}: counted");
-                assert_eq!(c.line.len() as u32, n, "{sfen}: counted {}", c.line_usi());
-                checker::verify_mate_line(&pos, &c.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-            }
-            None => assert_eq!(c.no_mate_within, Some(5), "{sfen}: counted {:?}", c.outcome),
-        }
-        let u = solve(&pos, &unbounded);
-        // The default mode without a ply limit claims only what the twin allows: a length
-        // called shortest is the twin's (or beyond its horizon), and its bounds hold.
-        if let Some(n) = u.no_mate_within {
-            assert!(
-                naive_len.map_or(true, |l| u32::from(n) < l),
-                "{sfen}: no mate within {n}, twin {naive_len:?}"
-            );
-        }
-        if let Some(w) = u.mate_within {
-            assert!(
-                naive_len.map_or(w > 5, |l| u32::from(w) >= l),
-                "{sfen}: mate within {w}, twin {naive_len:?}"
-            );
-        }
-        match u.outcome {
-            Outcome::Mate => {
-                checker::verify_mate_line(&pos, &u.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-                let len = u.line.len() as u32;
-                match naive_len {
-                    Some(n) if u.shortest == Some(true) => {
-                        assert_eq!(len, n, "{sfen}: unbounded {}", u.line_usi())
-                    }
-                    Some(n) => assert!(len >= n, "{sfen}: unbounded {}", u.line_usi()),
-                    None => assert!(len > 5, "{sfen}: unbounded {}", u.line_usi()),
-                }
-            }
-            Outcome::NoMate => {
-                nomates += 1;
-                assert_eq!(naive_len, None, "{sfen}: nomate, but the twin mates");
-            }
-            Outcome::Unknown => {
-                assert_eq!(
-                    naive_len, None,
-                    "{sfen}: unknown, but the twin mates within 5"
-                );
-            }
-        }
+        let (naive_len, unbounded) = agree_on(&pos, 5, 200_000, 50_000);
+        mates += usize::from(naive_len.is_some());
+        nomates += usize::from(unbounded == Outcome::NoMate);
     }
     eprintln!("{mates} mates, {nomates} complete disproofs among {checked}");
     assert!(
@@ -259,6 +145,164 @@ fn agree_on_generated_positions(seed: u64, count: usize, min_each: usize) {
         mates >= min_each,
         "only {mates} mates among {checked}: the generator is too weak to test anything"
     );
+}
+
+/// Positions 3 and 5 plies before the end of shtsume's mating lines of the 200 classics
+/// (`specs/tsume/near-end.tsv`): full boards from real problems, independent of our
+/// lines. Both twins within 7 plies against the three modes, as above.
+#[test]
+fn solver_agrees_with_both_twins_near_the_end_of_the_classics() {
+    let text = include_str!("../specs/tsume/near-end.tsv");
+    let problems = shogi_lab::tsume::problems::read_problems(text);
+    assert!(problems.len() >= 390, "{}", problems.len());
+    let mut mates = 0;
+    for p in &problems {
+        let pos =
+            shogi_lab::tsume::load_problem(&p.sfen, shogi_lab::tsume::DefenderHand::Remaining)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        let (naive_len, _) = agree_on(&pos, 7, 2_000_000, 2_000_000);
+        mates += usize::from(naive_len.is_some());
+    }
+    // shtsume's lines mate: nearly all of these are mates within 7.
+    assert!(
+        mates + 10 >= problems.len(),
+        "{mates} of {}",
+        problems.len()
+    );
+}
+
+/// The solver on `pos` against the twins within `horizon` plies: the ply-limited
+/// default mode (`bounded_nodes`) and `--count-futile` give the twins' shortest
+/// lengths (or refute within the horizon), the line of the default mode is exact at
+/// every attacker node, and the unbounded default mode (`unbounded_nodes`) claims
+/// nothing the twin contradicts. Returns the twin's length and the unbounded outcome.
+fn agree_on(
+    pos: &Position,
+    horizon: u32,
+    bounded_nodes: u64,
+    unbounded_nodes: u64,
+) -> (Option<u32>, Outcome) {
+    let h = horizon;
+    let opts = SolverOptions {
+        nodes: Some(bounded_nodes),
+        memory_mib: 16,
+        shortest: true,
+        max_plies: Some(h as u16),
+        ..SolverOptions::default()
+    };
+    // Without a ply budget (disproof pieces, 反証駒, are used only then): a mate the
+    // twin finds must not be refuted, and a complete disproof must agree with the twin.
+    let unbounded = SolverOptions {
+        nodes: Some(unbounded_nodes),
+        memory_mib: 16,
+        ..SolverOptions::default()
+    };
+    let sfen = shogi_lab::notation::sfen::write_sfen(pos);
+    let naive_len = naive::mate_length(pos, h);
+    let r = solve(pos, &opts);
+    match naive_len {
+        Some(n) => {
+            assert_eq!(r.outcome, Outcome::Mate, "{sfen}: naive mates in {n}");
+            assert_eq!(r.shortest, Some(true), "{sfen}");
+            assert_eq!(r.line.len() as u32, n, "{sfen}: {}", r.line_usi());
+            // The line is a solution: from every attacker node on it the shortest mate
+            // is exactly the rest of the line (longest replies, shortest checks).
+            let mut q = pos.clone();
+            for (k, &m) in r.line.iter().enumerate() {
+                if k > 0 && k % 2 == 0 {
+                    let left = n - k as u32;
+                    assert_eq!(
+                        naive::mate_length(&q, left),
+                        Some(left),
+                        "{sfen}: after {k} plies of {}",
+                        r.line_usi()
+                    );
+                }
+                q.play(m).unwrap();
+            }
+        }
+        None => {
+            assert_eq!(
+                r.no_mate_within,
+                Some(h as u16),
+                "{sfen}: {:?} {}",
+                r.outcome,
+                r.line_usi()
+            );
+        }
+    }
+    if r.outcome == Outcome::Mate {
+        checker::verify_mate_line(pos, &r.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    }
+    // Every reply counted (`count_futile`, KomoringHeights' MinLength): the twin
+    // counting every legal reply. Counting more replies never shortens a mate.
+    let counted_len = naive::mate_length_counted(pos, h);
+    if let (Some(c), Some(n)) = (counted_len, naive_len) {
+        assert!(c >= n, "{sfen}: counted {c} < {n}");
+    }
+    let c = solve(
+        pos,
+        &SolverOptions {
+            count_futile: true,
+            ..opts.clone()
+        },
+    );
+    match counted_len {
+        Some(n) => {
+            assert_eq!(
+                c.outcome,
+                Outcome::Mate,
+                "{sfen}: counted, twin mates in {n}"
+            );
+            assert_eq!(c.shortest, Some(true), "{sfen}: counted");
+            assert_eq!(c.line.len() as u32, n, "{sfen}: counted {}", c.line_usi());
+            checker::verify_mate_line(pos, &c.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        }
+        None => assert_eq!(
+            c.no_mate_within,
+            Some(h as u16),
+            "{sfen}: counted {:?}",
+            c.outcome
+        ),
+    }
+    let u = solve(pos, &unbounded);
+    // The default mode without a ply limit claims only what the twin allows: a length
+    // called shortest is the twin's (or beyond its horizon), and its bounds hold.
+    if let Some(n) = u.no_mate_within {
+        assert!(
+            naive_len.map_or(true, |l| u32::from(n) < l),
+            "{sfen}: no mate within {n}, twin {naive_len:?}"
+        );
+    }
+    if let Some(w) = u.mate_within {
+        assert!(
+            naive_len.map_or(u32::from(w) > h, |l| u32::from(w) >= l),
+            "{sfen}: mate within {w}, twin {naive_len:?}"
+        );
+    }
+    match u.outcome {
+        Outcome::Mate => {
+            checker::verify_mate_line(pos, &u.line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            let len = u.line.len() as u32;
+            match naive_len {
+                Some(n) if u.shortest == Some(true) => {
+                    assert_eq!(len, n, "{sfen}: unbounded {}", u.line_usi())
+                }
+                Some(n) => assert!(len >= n, "{sfen}: unbounded {}", u.line_usi()),
+                None => assert!(len > h, "{sfen}: unbounded {}", u.line_usi()),
+            }
+        }
+        Outcome::NoMate => {
+            assert_eq!(naive_len, None, "{sfen}: nomate, but the twin mates");
+        }
+        Outcome::Unknown => {
+            assert_eq!(
+                naive_len, None,
+                "{sfen}: unknown, but the twin mates within {h}"
+            );
+        }
+    }
+    (naive_len, u.outcome)
 }
 
 /// A search cut by a node limit anywhere (before its first proof, inside its minimality
