@@ -83,11 +83,8 @@ impl TsumeOut {
             usi: mate.then(|| r.line_usi()),
             kif: mate.then(|| ki2_line(pos, &r.line)),
             no_mate_within: r.no_mate_within,
-            mate_within: if r.outcome == Outcome::NoMate {
-                None
-            } else {
-                r.mate_within
-            },
+            // The solver sets it only for a proven mate (shown or not).
+            mate_within: r.mate_within,
             alternatives: alternatives
                 .then(|| r.alternatives.iter().map(|m| m.to_string()).collect()),
             certified: cert.certified,
