@@ -85,8 +85,9 @@ pub struct TsumeArgs {
     #[arg(long)]
     pub no_certify: bool,
     /// Graph nodes each half of a proven length's certificate may hold [default:
-    /// 4000000]: a larger number certifies harder lengths (at 20 M nodes 無双8 needs 5.1 M)
-    /// at about 640 bytes a node, checked against the machine's memory.
+    /// 8000000, fewer when the machine's memory cannot hold both halves]: a larger number
+    /// certifies harder lengths at about 640 bytes a node, checked against the machine's
+    /// memory.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub certificate_nodes: Option<u64>,
 }

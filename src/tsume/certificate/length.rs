@@ -105,8 +105,10 @@ pub fn extract_length(
 }
 
 /// Graph nodes of one half of a length certificate when memory allows
-/// ([`length_limits`]); the plain certificate's 2 000 000 otherwise.
-pub const LENGTH_MAX_NODES: usize = 4_000_000;
+/// ([`length_limits`]); the plain certificate's 2 000 000 otherwise. 8 M since session 29
+/// (4 M before): with the fallback changes of that session 図巧91 (41 plies), 図巧99 (117)
+/// and 無双8 (31) certify their lengths at 20 M solver nodes within it, not within 4 M.
+pub const LENGTH_MAX_NODES: usize = 8_000_000;
 
 /// Peak process memory per graph node while a length certificate is built, written
 /// and checked, rounded up: 図巧35 (2 925 145 nodes in version 3, 360 MB of JSON lines)
@@ -151,13 +153,16 @@ pub fn length_limits_with_nodes(
 /// The limits of [`extract_length`]: those of [`extract`](super::extract) with
 /// [`LENGTH_MAX_NODES`] graph nodes (fewer, down to the plain 2 000 000, when
 /// [`available_memory`](crate::resources::available_memory) cannot hold both halves at
-/// 640 bytes each), and the fallback budget of [`extract`](super::extract).
+/// 640 bytes each), at least twice that many created in all, and the fallback budget of
+/// [`extract`](super::extract).
 pub fn length_limits(result: &SolveResult<Move>) -> ExtractLimits {
     let d = default_limits(result);
     let room = crate::resources::available_memory()
         .map_or(LENGTH_MAX_NODES, |a| (a / BYTES_PER_NODE / 2) as usize);
+    let max_nodes = room.clamp(d.max_nodes, LENGTH_MAX_NODES.max(d.max_nodes));
     ExtractLimits {
-        max_nodes: room.clamp(d.max_nodes, LENGTH_MAX_NODES.max(d.max_nodes)),
+        max_nodes,
+        max_created: d.max_created.max(max_nodes.saturating_mul(2) as u64),
         ..d
     }
 }

@@ -205,7 +205,7 @@ pub struct ExtractLimits {
     pub fallback_total_nodes: u64,
     /// Most nodes of one deep fallback solve (a larger table, for a node the first two
     /// tiers cannot settle), within what is left of the total; 0: no deep tier.
-    /// [`extract`] sets it to the root solve's nodes.
+    /// [`extract`] sets it to the whole fallback total (what is left of it then).
     pub deep_nodes: u64,
     /// Bounded no-mate graph, at a defender node past its first search round: take each
     /// refutation as soon as a search finds it, instead of searching every open reply
