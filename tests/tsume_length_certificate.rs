@@ -201,14 +201,7 @@ fn quick_refutations_keep_the_fallback_searches_small() {
     // refutations taken as found past the first round, so no second try) fits 700 000
     // fallback nodes so; searching every open reply of the first round first, it ran
     // out of 1 000 000 (and fitted 1 350 000).
-    let pos = classic("musou-026");
-    let mut s = Solver::try_new(SolverOptions {
-        nodes: Some(2_000_000),
-        memory_mib: 256,
-        ..SolverOptions::default()
-    })
-    .unwrap();
-    let r = s.solve(&pos);
+    let (s, pos, r) = solved("musou-026", 2_000_000);
     assert_eq!((r.line.len(), r.shortest), (29, Some(true)));
     let limits = ExtractLimits {
         fallback_total_nodes: 850_000,
@@ -223,18 +216,23 @@ fn quick_refutations_keep_the_fallback_searches_small() {
     assert_eq!((checked.length, checked.futile_uncounted), (Some(29), true));
 }
 
-/// 図巧18 solved by default (23 plies, proven shortest), with the solver whose table the
-/// extraction reads.
-fn solved_zukou_18() -> (Solver<Position>, Position, SolveResult<Move>) {
-    let pos = classic("zukou-018");
+/// The classic `id` solved by default within `nodes` nodes, with the solver whose table
+/// the extraction reads.
+fn solved(id: &str, nodes: u64) -> (Solver<Position>, Position, SolveResult<Move>) {
+    let pos = classic(id);
     let mut s = Solver::try_new(SolverOptions {
-        nodes: Some(1_000_000),
+        nodes: Some(nodes),
         memory_mib: 256,
         ..SolverOptions::default()
     })
     .unwrap();
     let r = s.solve(&pos);
     (s, pos, r)
+}
+
+/// 図巧18 solved by default (23 plies, proven shortest).
+fn solved_zukou_18() -> (Solver<Position>, Position, SolveResult<Move>) {
+    solved("zukou-018", 1_000_000)
 }
 
 #[test]
