@@ -90,7 +90,7 @@ def solve(
     ``count_futile`` counts 無駄合 as plies (the CLI's ``--count-futile``: KomoringHeights'
     MinLength and the 詰将棋500万問 convention). ``certificate_nodes`` (the CLI's
     ``--certificate-nodes``) lets each half of a proven length's certificate hold that many
-    graph nodes instead of 4 000 000 (``ShogiLabError`` if the machine's memory cannot hold
+    graph nodes instead of 8 000 000 (``ShogiLabError`` if the machine's memory cannot hold
     them at about 640 bytes a node). ``alt_nodes`` looks for other mating first moves (余詰)
     with that many nodes each (``--alt-nodes``: ``alternatives``); ``max_plies`` looks only
     for mates of at most that many plies (``--max-plies``).
