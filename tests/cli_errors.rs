@@ -4,17 +4,12 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use support::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_shogi-lab");
 
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
+type Out = support::Finished;
 
 fn run_in(args: &[&str], stdin: &[u8], shell_prefix: Option<&str>) -> Out {
     let mut cmd = match shell_prefix {
@@ -33,20 +28,7 @@ fn run_in(args: &[&str], stdin: &[u8], shell_prefix: Option<&str>) -> Out {
             c
         }
     };
-    let mut child = cmd
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let o = child.wait_with_output().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    support::run_command(&mut cmd, stdin)
 }
 
 fn run(args: &[&str]) -> Out {

@@ -5,7 +5,6 @@
 
 mod support;
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use support::TempDir;
@@ -21,20 +20,11 @@ struct Out {
 }
 
 fn run_with(args: &[&str], stdin: &[u8]) -> Out {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = support::run_command(Command::new(BIN).args(args), stdin);
     Out {
-        code: o.status.code().unwrap_or(-1),
+        code: o.code,
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        stderr: o.stderr,
     }
 }
 

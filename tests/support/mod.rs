@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests that write files.
+//! Helpers shared by the integration tests that write files or run the built binary.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -51,5 +51,37 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// What a finished command gave: its exit code (-1: killed by a signal), its standard
+/// output as bytes and its standard error as text.
+pub struct Finished {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Runs `cmd` from the crate's root with `stdin` written to its standard input, and
+/// waits for it.
+///
+/// # Panics
+/// If the command cannot be started or its pipes fail.
+pub fn run_command(cmd: &mut std::process::Command, stdin: &[u8]) -> Finished {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let o = child.wait_with_output().unwrap();
+    Finished {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }
