@@ -167,9 +167,8 @@ pub(super) fn default_limits(result: &SolveResult<Move>) -> ExtractLimits {
     ExtractLimits {
         fallback_total_nodes: total,
         fallback_solves: usize::try_from(total).unwrap_or(usize::MAX),
-        // One deep search may take what is left of the total: 図巧1's no-mate half needs
-        // about 3.8 M nodes for one reply, its solve 3.7 M (the cap until session 29).
-        deep_nodes: total,
+        deep_nodes: result.stats.nodes,
+        deep_reply_nodes: total,
         ..d
     }
 }

@@ -199,6 +199,44 @@ mod tests {
         assert!(matches!(extract(&s, &root, &r), Err(ExtractError::Stopped)));
     }
 
+    /// Once a search round at a bounded no-mate defender has found a refutation, the
+    /// node's later replies get no more nodes than it took (session 30). 無双84's no-mate
+    /// half (2 M solver nodes) fits 500 000 fallback nodes so, refutations tried cheapest
+    /// first; searching every reply of a round with the round's whole budget, it needed
+    /// 689 k (332 k with the cap; a scratch trace of the fallback searches).
+    #[test]
+    fn a_round_searches_no_reply_longer_than_its_cheapest_refutation() {
+        let text = include_str!("../../../specs/tsume/classics.sfen");
+        let problems = crate::tsume::problems::read_problems(text);
+        let p = problems.iter().find(|p| p.id == "musou-084").unwrap();
+        let root = load_problem(&p.sfen, DefenderHand::Remaining).unwrap();
+        let mut s = Solver::<Position>::new(SolverOptions {
+            nodes: Some(2_000_000),
+            memory_mib: 256,
+            ..SolverOptions::default()
+        });
+        let r = s.solve(&root);
+        assert_eq!(r.shortest, Some(true));
+        let limits = ExtractLimits {
+            fallback_total_nodes: 500_000,
+            first_found: false,
+            ..length_limits(&r)
+        };
+        let b = u16::try_from(r.line.len() - 2).unwrap();
+        let no = graph(&s, &root, Claim::Nomate, b, true, limits).unwrap_or_else(|e| panic!("{e}"));
+        let mut cert = graph(&s, &root, Claim::Mate, b + 2, true, length_limits(&r)).unwrap();
+        let nomate_root = append(&mut cert, no);
+        cert.length = Some(Length {
+            plies: u32::from(b + 2),
+            nomate_root: Some(nomate_root),
+            futile_uncounted: true,
+        });
+        let mut out = Vec::new();
+        write_jsonl(&cert, &mut out).unwrap();
+        let checked = check_text(&String::from_utf8(out).unwrap(), Some(&root)).unwrap();
+        assert_eq!(checked.length, Some(u32::from(b + 2)));
+    }
+
     /// 図巧20: the default mode once answered "11 plies, shortest" (the exact line walk
     /// took a reply it had not shown exact; fixed in session 13: 37, the composed length).
     /// The independent checker refutes the 11 on its own: a version-4 file joining the

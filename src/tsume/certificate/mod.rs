@@ -205,8 +205,16 @@ pub struct ExtractLimits {
     pub fallback_total_nodes: u64,
     /// Most nodes of one deep fallback solve (a larger table, for a node the first two
     /// tiers cannot settle), within what is left of the total; 0: no deep tier.
-    /// [`extract`] sets it to the whole fallback total (what is left of it then).
+    /// [`extract`] sets it to the root solve's nodes.
     pub deep_nodes: u64,
+    /// Most nodes of one search in a bounded no-mate defender's last round (the deep
+    /// tier, for a reply every round of searches left undecided), within what is left of
+    /// the total; the larger of this and `deep_nodes` applies. [`extract`] sets it to the
+    /// whole fallback total: 図巧1's no-mate half needs about 3.8 M nodes for one reply,
+    /// its solve 3.7 M (session 29). Only there: a mate graph's or a plain graph's node
+    /// that no search settles would otherwise spend the whole total on one search
+    /// (乱 451's mate half at ply 183, session 29).
+    pub deep_reply_nodes: u64,
     /// Bounded no-mate graph, at a defender node past its first search round: take each
     /// refutation as soon as a search finds it, instead of searching every open reply
     /// first and taking the cheapest refutation first (which keeps graphs smaller as a
@@ -224,6 +232,7 @@ impl Default for ExtractLimits {
             fallback_solves: 20_000,
             fallback_total_nodes: 1_000_000,
             deep_nodes: 0,
+            deep_reply_nodes: 0,
             first_found: false,
         }
     }

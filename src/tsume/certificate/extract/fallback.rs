@@ -86,7 +86,8 @@ impl Extractor<'_> {
         if self.speculative > 0 {
             return Err(stuck(pos, "not in the table (general position)"));
         }
-        let Some((mib, nodes)) = self.tier(2) else {
+        let cap = self.limits.deep_nodes.max(self.limits.deep_reply_nodes);
+        let Some((mib, nodes)) = self.deep_tier(cap) else {
             return Ok(Outcome::Unknown);
         };
         self.spend(pos)?;
@@ -136,14 +137,19 @@ impl Extractor<'_> {
         match tier {
             0 => Some((1, l.fallback_nodes.min(SMALL_SOLVE_NODES))),
             1 => Some((l.fallback_mib, l.fallback_nodes)),
-            _ => {
-                let left = l
-                    .fallback_total_nodes
-                    .saturating_sub(self.fresh_nodes)
-                    .min(l.deep_nodes);
-                (left > l.fallback_nodes).then_some((DEEP_SOLVE_MIB.max(l.fallback_mib), left))
-            }
+            _ => self.deep_tier(l.deep_nodes),
         }
+    }
+
+    /// The deep tier's table (MiB) and node budget: up to `cap` of what is left of the
+    /// total, `None` when that is no more than the large tier had.
+    fn deep_tier(&self, cap: u64) -> Option<(usize, u64)> {
+        let l = &self.limits;
+        let left = l
+            .fallback_total_nodes
+            .saturating_sub(self.fresh_nodes)
+            .min(cap);
+        (left > l.fallback_nodes).then_some((DEEP_SOLVE_MIB.max(l.fallback_mib), left))
     }
 
     /// Counts one fallback solve, or fails when the solves' budget is spent.

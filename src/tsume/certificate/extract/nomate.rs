@@ -130,13 +130,20 @@ impl Extractor<'_> {
                     0
                 } else if self.cover(c, cb).is_some() {
                     1
-                } else if cb == 0
-                    || self.probe_disproven(c, cb)
-                    || (self.uncounted && shallow::leaf_budget(cb) && !shallow::mates_in_1(c))
-                {
-                    // (With no plies left the child is a leaf; with one, under the
-                    // convention, a leaf the checker decides when no check mates.)
+                } else if cb == 0 || self.probe_disproven(c, cb) {
+                    // (With no plies left the child is a leaf.)
                     2
+                } else if self.uncounted && shallow::leaf_budget(cb) {
+                    // One ply left, under the convention: a leaf the checker decides
+                    // when no check mates, else mated, with no search (図巧75 at 2 M
+                    // nodes: 470 369 one-node searches found such mates).
+                    if !shallow::mates_in_1(c) {
+                        2
+                    } else {
+                        tried[i] = true;
+                        mated += 1;
+                        return None;
+                    }
                 } else {
                     return None;
                 };
@@ -151,8 +158,9 @@ impl Extractor<'_> {
         }
         // The table round, the search rounds, and under a budget (no assumptions to
         // pass) a last search of each reply still undecided on the deep tier, with what
-        // is left of the fallback total up to the solve's own nodes (図巧1 at 20 M nodes:
-        // one reply, no mate within 55 plies undecided after 2 M nodes; session 24).
+        // is left of the fallback total up to `deep_reply_nodes` (図巧1 at 20 M nodes:
+        // one reply, no mate within 55 plies undecided after 2 M nodes; session 24; it
+        // needs about 3.8 M, more than the solve's, session 29).
         let rounds: Vec<Round> = std::iter::once(Round::Known)
             .chain(
                 NOMATE_REPLY_NODES
@@ -179,13 +187,20 @@ impl Extractor<'_> {
                 Round::Search(_) | Round::Deep => {
                     // Every open reply searched; the refutations tried cheapest first
                     // (the one the search disproves with the fewest nodes leans most on
-                    // the graph, and keeps it small).
+                    // the graph, and keeps it small). Once one is found, the next ones
+                    // get no more nodes than it took: a costlier refutation would be
+                    // tried after it anyway, and a reply left open so is searched again
+                    // in the next round (図巧73 at 2 M nodes: twelve replies searched
+                    // with 500 000 nodes each, ten refuted).
                     let mut found = Vec::new();
+                    let mut cheapest = u64::MAX;
                     let open: Vec<usize> = (0..replies.len()).filter(|&i| !tried[i]).collect();
                     for i in open {
                         let before = self.fresh_nodes;
                         let searched = match round {
-                            Round::Search(n) => self.solve_assuming(&replies[i].1, n, cb),
+                            Round::Search(n) => {
+                                self.solve_assuming(&replies[i].1, n.min(cheapest), cb)
+                            }
                             _ => self.deep(&replies[i].1, cb),
                         };
                         let quick =
@@ -198,7 +213,11 @@ impl Extractor<'_> {
                                     Err(e) => last = Some(e),
                                 }
                             }
-                            Ok(Outcome::NoMate) => found.push((self.fresh_nodes - before, i)),
+                            Ok(Outcome::NoMate) => {
+                                let used = self.fresh_nodes - before;
+                                cheapest = cheapest.min(used);
+                                found.push((used, i));
+                            }
                             // Mate whatever the graph: no refutation.
                             Ok(Outcome::Mate) => {
                                 tried[i] = true;
