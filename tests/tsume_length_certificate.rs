@@ -592,8 +592,8 @@ fn cli_certifies_the_default_length() {
 
 /// A bounded no-mate defender's reply that the rounds of searches cannot decide within
 /// `fallback_nodes` gets one more search on the deep tier (up to `deep_nodes` and
-/// `deep_reply_nodes`, session 24): with tiny per-search budgets the extraction fails without that tier and
-/// succeeds with it, and the certificate checks.
+/// `deep_reply_nodes`, session 24): with tiny per-search budgets the extraction fails
+/// without that tier and succeeds with it, and the certificate checks.
 #[test]
 fn the_deep_tier_decides_a_reply_the_rounds_cannot() {
     let problems = read_problems(CLASSICS);

@@ -252,8 +252,9 @@ mod tests {
     }
 
     /// The deep tier settles a node the first two cannot (図巧3 takes 11 737 nodes in a
-    /// first-proof solve; here those tiers get 1 000 each), only with `deep_nodes` set,
-    /// and never spends more than is left of the fallback total.
+    /// first-proof solve; here those tiers get 1 000 each), only with `deep_nodes` set
+    /// (`deep_reply_nodes` serves the no-mate reply round alone), and never spends more
+    /// than is left of the fallback total.
     #[test]
     fn the_deep_tier_settles_what_the_small_ones_cannot() {
         let text = include_str!("../../../../specs/tsume/classics.sfen");
@@ -264,17 +265,26 @@ mod tests {
             memory_mib: 1,
             ..SolverOptions::default()
         });
+        let limits = |deep_nodes: u64, deep_reply_nodes: u64, total: u64| ExtractLimits {
+            fallback_nodes: 1_000,
+            fallback_total_nodes: total,
+            deep_nodes,
+            deep_reply_nodes,
+            ..ExtractLimits::default()
+        };
         let run = |deep_nodes: u64, total: u64| {
-            let limits = ExtractLimits {
-                fallback_nodes: 1_000,
-                fallback_total_nodes: total,
-                deep_nodes,
-                ..ExtractLimits::default()
-            };
+            let limits = limits(deep_nodes, 0, total);
             let mut x = Extractor::new(&solver, &root, Claim::Mate, UNBOUNDED, false, limits);
             let outcome = x.fresh(&root, UNBOUNDED).unwrap();
             (outcome, x.fresh_nodes)
         };
+        // `deep_reply_nodes` is the last reply round's (`Extractor::deep`) alone: a fresh
+        // solve's deep tier keeps to `deep_nodes` (session 30).
+        let only_reply = limits(0, 1_000_000, 10_000_000);
+        let mut x = Extractor::new(&solver, &root, Claim::Mate, UNBOUNDED, false, only_reply);
+        assert_eq!(x.fresh(&root, UNBOUNDED).unwrap(), Outcome::Unknown);
+        assert_eq!(x.fresh_nodes, 2_000);
+        assert_eq!(x.deep(&root, UNBOUNDED).unwrap(), Outcome::Mate);
         let (outcome, used) = run(0, 10_000_000);
         assert_eq!((outcome, used), (Outcome::Unknown, 2_000));
         let (outcome, used) = run(1_000_000, 10_000_000);
