@@ -199,6 +199,25 @@ mod tests {
         assert!(matches!(extract(&s, &root, &r), Err(ExtractError::Stopped)));
     }
 
+    /// `cert` as JSON lines.
+    fn jsonl(cert: &Certificate) -> String {
+        let mut out = Vec::new();
+        write_jsonl(cert, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The mate graph `cert` joined with the no-mate graph `no` as a version-4 length
+    /// claim of `plies`, as JSON lines.
+    fn with_length(mut cert: Certificate, no: Certificate, plies: u32) -> String {
+        let nomate_root = append(&mut cert, no);
+        cert.length = Some(Length {
+            plies,
+            nomate_root: Some(nomate_root),
+            futile_uncounted: true,
+        });
+        jsonl(&cert)
+    }
+
     /// Once a search round at a bounded no-mate defender has found a refutation, the
     /// node's later replies get no more nodes than it took (session 30). 無双84's no-mate
     /// half (2 M solver nodes) fits 500 000 fallback nodes so, refutations tried cheapest
@@ -222,18 +241,13 @@ mod tests {
             first_found: false,
             ..length_limits(&r)
         };
+        // The no-mate half alone: `extract_length_with` would retry it taking refutations
+        // as found, which fits the budget without the cap too.
         let b = u16::try_from(r.line.len() - 2).unwrap();
         let no = graph(&s, &root, Claim::Nomate, b, true, limits).unwrap_or_else(|e| panic!("{e}"));
-        let mut cert = graph(&s, &root, Claim::Mate, b + 2, true, length_limits(&r)).unwrap();
-        let nomate_root = append(&mut cert, no);
-        cert.length = Some(Length {
-            plies: u32::from(b + 2),
-            nomate_root: Some(nomate_root),
-            futile_uncounted: true,
-        });
-        let mut out = Vec::new();
-        write_jsonl(&cert, &mut out).unwrap();
-        let checked = check_text(&String::from_utf8(out).unwrap(), Some(&root)).unwrap();
+        let cert = graph(&s, &root, Claim::Mate, b + 2, true, length_limits(&r)).unwrap();
+        let text = with_length(cert, no, u32::from(b + 2));
+        let checked = check_text(&text, Some(&root)).unwrap();
         assert_eq!(checked.length, Some(u32::from(b + 2)));
     }
 
@@ -258,9 +272,7 @@ mod tests {
         let r = s.solve(&root);
         assert_eq!((r.line.len(), r.shortest), (37, Some(true)));
         let own = extract_length(&s, &root, &r).unwrap();
-        let mut out = Vec::new();
-        write_jsonl(&own, &mut out).unwrap();
-        let checked = check_text(&String::from_utf8(out).unwrap(), Some(&root)).unwrap();
+        let checked = check_text(&jsonl(&own), Some(&root)).unwrap();
         assert_eq!((checked.length, checked.futile_uncounted), (Some(37), true));
         // The plain mate graph of a first proof.
         let mut any = Solver::<Position>::new(SolverOptions {
@@ -268,7 +280,7 @@ mod tests {
             ..opts.clone()
         });
         let ra = any.solve(&root);
-        let mut cert = extract(&any, &root, &ra).unwrap();
+        let cert = extract(&any, &root, &ra).unwrap();
         // No mate within 11 under the convention, from a budgeted solve's table.
         let mut b = Solver::<Position>::new(SolverOptions {
             max_plies: Some(11),
@@ -278,15 +290,7 @@ mod tests {
         assert_eq!(rb.no_mate_within, Some(11));
         let limits = super::super::graph::default_limits(&rb);
         let no = graph(&b, &root, Claim::Nomate, 11, true, limits).unwrap();
-        let nomate_root = append(&mut cert, no);
-        cert.length = Some(Length {
-            plies: 13,
-            nomate_root: Some(nomate_root),
-            futile_uncounted: true,
-        });
-        let mut out = Vec::new();
-        write_jsonl(&cert, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = with_length(cert, no, 13);
         match check_text(&text, Some(&root)) {
             Err(CheckError::Invalid { node: 0, why }) => {
                 assert!(why.contains("more than the length 13"), "{why}")
