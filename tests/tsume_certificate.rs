@@ -545,6 +545,8 @@ fn cli_writes_certificates_the_checker_accepts() {
     let unreadable = bin().arg("check-certificate").arg(&file).output().unwrap();
     assert_eq!(unreadable.status.code(), Some(2));
     let _ = std::fs::remove_file(&file);
+    // The length certificate written beside it (`one.length.jsonl`) goes too.
+    let _ = std::fs::remove_file(file.with_extension("length.jsonl"));
     let missing = bin().arg("check-certificate").arg(&file).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));
 
