@@ -155,7 +155,7 @@ def main():
         + "` (one run, single thread per process, nothing else of ours running; the machine is shared).",
         "Every answer is solved with `--any-mate` (the first proof: the certificate proves plain mate, so the",
         "minimality search of the default mode is not what it certifies), then its certificate is extracted",
-        "from the solver's table and checked in-process by the independent checker (`src/certificate/check.rs`:",
+        "from the solver's table and checked in-process by the independent checker (`src/certificate/check/`:",
         "the rules core's naive play-and-test generator and petgraph only). Times are thread CPU times",
         "(CLOCK_THREAD_CPUTIME_ID, ns resolution); 'nodes' are solver nodes, 'cert. nodes' certificate nodes.",
         "",

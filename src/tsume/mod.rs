@@ -100,7 +100,8 @@ pub trait MatePosition: Clone {
         self.evasions(&mut moves);
         moves.iter().any(|&m| !self.interposes(m))
     }
-    /// For a drop, the index of its destination square (interpositions are expanded lazily per square).
+    /// For a drop, the index of its destination square (the solver orders interpositions by
+    /// square and opens them one at a time).
     fn drop_square(m: Self::Move) -> Option<u8>;
     /// For a legal move about to be played: the hand kind it drops and the hand kind it
     /// captures (unpromoted), for proof pieces (証明駒).

@@ -202,13 +202,14 @@ const INITIAL_CLUSTERS: usize = 2048;
 /// The share of the slots in use (numerator, denominator) at which a table of at least
 /// [`DENSE_FROM_SLOTS`] slots doubles. Three quarters, not one half: every doubling maps
 /// fresh memory, which the kernel zeroes on first touch, and a first touch was a tenth
-/// of the CPU of a 14 M-node solve in a 1 GiB table (`paper/paper.md` §4.j).
+/// of the CPU of a 14 M-node solve in a 1 GiB table (`paper/tsume-log.md` S21).
 const GROW_AT: (usize, usize) = (3, 4);
 
 /// Below this many slots in use (256 MiB) the table doubles when half full: zeroing that
 /// little memory is cheap, and a sparser table keeps more of what a small solve stored
 /// (growing at three quarters from the start lost two first proofs and a proven length
-/// among the 200 classics at 2 M nodes, §4.j). Solves that stay below it are unchanged.
+/// among the 200 classics at 2 M nodes, `paper/tsume-log.md` S21). Solves that stay below
+/// it are unchanged.
 const DENSE_FROM_SLOTS: usize = (256 << 20) / (CLUSTER_WORDS * 8) * CLUSTER;
 
 /// Whether a table with `active` slots in use, `used` of them occupied, doubles: at half

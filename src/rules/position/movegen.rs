@@ -350,8 +350,8 @@ impl Position {
 
     /// The legal moves counted as the tsume solver's first proof number of a defender
     /// in check: board moves (king moves included) plus the squares a drop can go to,
-    /// each counted once whatever kinds can drop there (the solver expands drops one
-    /// square at a time). From the same masks as [`Position::generate`], without
+    /// each counted once whatever kinds can drop there (the solver opens interpositions
+    /// one at a time). From the same masks as [`Position::generate`], without
     /// materialising the moves; tested against it.
     pub fn count_replies(&self) -> u32 {
         let f = self.frame();

@@ -51,7 +51,8 @@ fn sole_exact(bounds: &[Option<u16>], budget: u16) -> Option<usize> {
 /// the first proof for ruling lengths out when the top-down search is cut short. An eighth
 /// (sessions 9–10) cost three proven lengths at 5 M nodes (無双3, 24, 40 need 4.5–4.7 M in
 /// all, more than 7/8 of the limit); with a 32nd they are proven and nothing else changes
-/// but the bounds (about 2 plies lower; none at all without the phase), `paper/paper.md` §4.t.
+/// but the bounds (about 2 plies lower; none at all without the phase),
+/// `paper/tsume-log.md` S11.
 const LOWER_BOUND_SHARE: u64 = 32;
 
 /// Extra exact-length defender replies the 駒余り tie-break may walk in one line walk.
@@ -81,7 +82,7 @@ impl<P: MatePosition> Solver<P> {
     /// left: budgets `upper − 2`, `upper − 4`, … until one is disproven (exact). When a
     /// limit cuts that short, the rest goes bottom-up, budgets 1, 3, 5, … in the same
     /// table, so the answer still says which lengths are ruled out: each bounded disproof
-    /// costs a few times the previous one (`paper/paper.md` §4.w), so the small budgets
+    /// costs a few times the previous one (`paper/tsume-log.md` S8), so the small budgets
     /// are cheap. A proof found there is a shorter mate, and exact (every smaller budget
     /// was disproven on the way). Without limits (or after a stop request) there is no
     /// second phase.

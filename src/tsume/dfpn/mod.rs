@@ -1,9 +1,9 @@
 //! The df-pn search (Nagai 2002) with TCA (Kishimoto 2010; pseudo-code in seed
-//! `002_c06e8a0a879c6957.txt`), weak proof numbers at AND nodes / weak disproof
-//! numbers at OR nodes (Ueda et al. 2008, against DAG double counting, seed
-//! `004_…`), a 1-ply mate check at every OR node (seed `004_…`), lazy
-//! interpositions, path-dependent repetition handling and an optional ply
-//! budget (the proven-shortest mate), one concept a file:
+//! `002_c06e8a0a879c6957.txt`), summed proof and disproof numbers (weak numbers,
+//! Ueda et al. 2008, exist behind `WEAK` and are off), a 1-ply mate check at every
+//! OR node (seed `004_…`), interpositions opened one at a time, path-dependent
+//! repetition handling and an optional ply budget (the proven-shortest mate), one
+//! concept a file:
 //!
 //! - this file: the solver, its limits and [`Solver::solve`] (proof, minimality, line);
 //! - `search`: one node's moves and the multiple iterative deepening (`mid`);
@@ -133,7 +133,8 @@ const UNGUARDED_DROPS_LAST: bool = true;
 /// with the 1+ε trick it pays off on 図巧/無双 (paper/paper.md).
 const INIT_DN_BY_CHECKS: bool = true;
 /// Store disproofs with disproof pieces (反証駒): the largest attacker hand the disproof
-/// also refutes (only for complete disproofs, no ply budget).
+/// also refutes. Under a ply budget a defender node refuted by an interposition keeps the
+/// searched hand (more attacker pieces can make it 無駄合; `hands.rs`).
 const DISPROOF_PIECES: bool = true;
 /// A child not in the table starts from the proof numbers the table's unsolved entries of
 /// its board imply by hand superiority ([`Table::bounds`]; shtsume does the same): all 200
