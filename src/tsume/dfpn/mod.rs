@@ -14,8 +14,11 @@
 //! - `horizon`: attacker nodes one ply from a budget's end refuted without expansion;
 //! - `hands`: proof and disproof pieces (証明駒・反証駒), the hand algebra;
 //! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
-//! - [`line`]: the shortest length and reading a line off the proof.
+//! - `minimality`: the proven-shortest length (budgets below the first proof);
+//! - [`line`]: reading a line off the proof (the walk that keeps a ply budget);
+//! - `alternatives`: the 余詰 search.
 
+mod alternatives;
 mod certify;
 mod children;
 #[cfg(test)]
@@ -24,6 +27,7 @@ mod futility;
 mod hands;
 mod horizon;
 mod line;
+mod minimality;
 mod numbers;
 mod path;
 mod search;
