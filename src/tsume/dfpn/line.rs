@@ -61,6 +61,8 @@ pub(super) enum WalkFail {
 }
 
 impl<P: MatePosition> Solver<P> {
+    /// Clears a stop left by an earlier phase and allows `extra_nodes` more nodes from here
+    /// (the line walks and the 余詰 search each run on an allowance of their own).
     pub(super) fn reset_limits_for(&mut self, extra_nodes: u64) {
         self.aborted = false;
         self.node_limit = Some(self.nodes.saturating_add(extra_nodes));
@@ -293,6 +295,9 @@ impl<P: MatePosition> Solver<P> {
         dep
     }
 
+    /// The line from an attacker node that must mate within `budget` plies: a check the
+    /// table proves within `budget` − 1 (re-proven if evicted), walked in turn until one's
+    /// line below does not fail ([`Self::walk_checks`]).
     pub(super) fn walk_or(
         &mut self,
         pos: &mut P,
@@ -428,6 +433,10 @@ impl<P: MatePosition> Solver<P> {
         self.walk_checks(pos, moves, &again, depth, cb, st, dep)
     }
 
+    /// The line from a defender node mated within `budget` plies: its replies longest proof
+    /// first (無駄合 hidden; under an exact walk only those needing exactly `budget` − 1 more
+    /// plies, ties broken by 駒余り and `specs/tsume.md`'s order), walked until one's line
+    /// below does not fail.
     pub(super) fn walk_and(
         &mut self,
         pos: &mut P,
