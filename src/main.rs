@@ -1,9 +1,7 @@
 //! The `shogi-lab` command-line tool; see `shogi-lab --help`.
 
-use clap::Parser;
-
 fn main() {
-    let cli = match shogi_lab::cli::Cli::try_parse() {
+    let cli = match shogi_lab::cli::parse() {
         Ok(cli) => cli,
         Err(e) => match shogi_lab::cli::usage_error(&e) {
             // Help and version go to stdout as clap prints them.

@@ -230,6 +230,17 @@ fn item_8_errors_are_one_line() {
         "unexpected argument '--bogus'",
     );
     one_line(&run(&["tsume"]), 2, "<INPUT>");
+    // A negative number is a value the option rejects, not an unknown flag `-1`.
+    one_line(
+        &run(&["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--nodes", "-1"]),
+        2,
+        "invalid value '-1' for '--nodes <NODES>'",
+    );
+    one_line(
+        &run(&["perft", "startpos", "-1"]),
+        2,
+        "invalid value '-1' for '<DEPTH>'",
+    );
     one_line(
         &run(&["place", "--count", "--first", "P"]),
         2,

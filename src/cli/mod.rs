@@ -102,6 +102,19 @@ pub fn usage_error(e: &clap::Error) -> Option<String> {
     Some(format!("{} (see --help)", one_line(message)))
 }
 
+/// Parses the command line. Every (sub)command takes negative numbers as values, so
+/// `--nodes -1` is reported by the option's own check ("invalid value '-1' for '--nodes
+/// <NODES>'") instead of as an unknown flag `-1`.
+pub fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    fn allow_negative(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true)
+            .mut_subcommands(allow_negative)
+    }
+    let matches = allow_negative(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
 /// shogi-lab: constraint solving in shogi — rules core and perft, quantum
 /// shogi convergence, df-pn tsume, 利かずの駒並べ.
 #[derive(Debug, Parser)]
