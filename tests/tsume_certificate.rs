@@ -7,7 +7,7 @@ use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
 use shogi_lab::notation::sfen::{parse_setup, write_setup};
 use shogi_lab::rules::{Color, PieceKind, Position};
-use shogi_lab::tsume::certificate::{extract, extract_length, write_jsonl};
+use shogi_lab::tsume::certificate::{extract, extract_length, length_path, write_jsonl};
 use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{load_problem, DefenderHand, Outcome, Solver, SolverOptions};
 use std::process::Command;
@@ -546,7 +546,7 @@ fn cli_writes_certificates_the_checker_accepts() {
     assert_eq!(unreadable.status.code(), Some(2));
     let _ = std::fs::remove_file(&file);
     // The length certificate written beside it (`one.length.jsonl`) goes too.
-    let _ = std::fs::remove_file(file.with_extension("length.jsonl"));
+    let _ = std::fs::remove_file(length_path(&file));
     let missing = bin().arg("check-certificate").arg(&file).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));
 
