@@ -216,7 +216,7 @@ fn other_bad_usi_texts_are_one_line() {
             "tsume",
             "position sfen 7lk/9/9/9/9/9/9/9/9 b G 1 moves G*2b",
         ]),
-        "<argument>:1: after the moves: illegal position: Sente has no king",
+        "<argument>:1: after 1 move, Gote to move attacks: illegal position: Sente has no king",
     );
 }
 

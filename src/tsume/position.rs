@@ -174,9 +174,18 @@ pub enum ProblemError {
         /// What is wrong.
         error: UsiMoveError,
     },
-    /// After the moves the side not to move (the defender) has no king.
-    #[error("after the moves: {0}")]
-    AfterMoves(PositionError),
+    /// The position after the moves is no tsume position: the side to move there
+    /// attacks, so after an odd number of moves the first attacker defends, and a
+    /// kingless one cannot.
+    #[error("after {moves} {}, {attacker:?} to move attacks: {error}", if *.moves == 1 { "move" } else { "moves" })]
+    AfterMoves {
+        /// How many moves were played.
+        moves: usize,
+        /// The side to move after them, the attacker of the problem.
+        attacker: Color,
+        /// What is wrong with the position.
+        error: PositionError,
+    },
 }
 
 /// Gives the defender (the side not to move) every piece that is neither on the board
@@ -214,7 +223,13 @@ pub fn load_problem(text: &str, defender: DefenderHand) -> Result<Position, Prob
     })?;
     // The pieces on the board and in hand are those of the start (a move only moves
     // them), so the defender's hand stays complete; only its king can be missing.
-    Position::from_setup(after.position.to_setup(), Rules::TSUME).map_err(ProblemError::AfterMoves)
+    let setup = after.position.to_setup();
+    let attacker = setup.side_to_move;
+    Position::from_setup(setup, Rules::TSUME).map_err(|error| ProblemError::AfterMoves {
+        moves: usi.moves.len(),
+        attacker,
+        error,
+    })
 }
 
 #[cfg(test)]
@@ -313,10 +328,10 @@ mod tests {
             DefenderHand::Remaining,
         )
         .unwrap_err();
-        assert!(matches!(e, ProblemError::AfterMoves(_)), "{e:?}");
+        assert!(matches!(e, ProblemError::AfterMoves { .. }), "{e:?}");
         assert_eq!(
             e.to_string(),
-            "after the moves: illegal position: Sente has no king"
+            "after 1 move, Gote to move attacks: illegal position: Sente has no king"
         );
         // Text other than `moves …` after the SFEN.
         assert!(matches!(
