@@ -103,8 +103,8 @@ pub fn usage_error(e: &clap::Error) -> Option<String> {
 }
 
 /// Parses the command line. Every (sub)command takes negative numbers as values, so
-/// `--nodes -1` is reported by the option's own check ("invalid value '-1' for '--nodes
-/// <NODES>'") instead of as an unknown flag `-1`.
+/// `--nodes -1` is reported by the option's own check (`invalid value '-1' for '--nodes
+/// <NODES>'`) instead of as an unknown flag `-1`.
 pub fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     fn allow_negative(c: clap::Command) -> clap::Command {
