@@ -32,7 +32,11 @@ pub fn budget(clock: &Clock, side: Color) -> Option<Duration> {
         inc.unwrap_or(0),
         clock.byoyomi.unwrap_or(0),
     );
-    let spend = (time / 20 + inc + byo).min(time + inc + byo);
+    // Saturating: a GUI may send any u64 (an increment of u64::MAX wrapped to nothing).
+    let extra = inc.saturating_add(byo);
+    let spend = (time / 20)
+        .saturating_add(extra)
+        .min(time.saturating_add(extra));
     Some(ms(spend).saturating_sub(MARGIN))
 }
 
@@ -69,5 +73,13 @@ mod tests {
             ..Clock::default()
         };
         assert_eq!(budget(&mt, Color::Gote), Some(Duration::from_millis(750)));
+        // Huge clock words saturate instead of wrapping to a zero budget.
+        let huge = Clock {
+            btime: Some(1000),
+            binc: Some(u64::MAX),
+            byoyomi: Some(u64::MAX),
+            ..Clock::default()
+        };
+        assert!(budget(&huge, Color::Sente).unwrap() > Duration::from_secs(1 << 40));
     }
 }

@@ -71,7 +71,29 @@ pub struct Clock {
     pub infinite: bool,
     /// `ponder`: think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `nodes <n>` (YaneuraOu, UCI): a node limit for this search (the smaller of it and
+    /// `NodesLimit`).
+    pub nodes: Option<u64>,
+    /// `depth <n>` (YaneuraOu, UCI): read and ignored (a mate search has no depth limit).
+    pub depth: Option<u64>,
+    /// The moves after `searchmoves` (UCI): read and ignored (every check is searched).
+    pub searchmoves: usize,
 }
+
+/// The words a normal `go` knows (`searchmoves` reads moves up to the next of them).
+const GO_WORDS: [&str; 11] = [
+    "infinite",
+    "ponder",
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "nodes",
+    "depth",
+    "searchmoves",
+];
 
 /// A line that is not a command this engine understands.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -191,10 +213,19 @@ fn number(mate: bool, (col, w): (usize, &str), what: &str) -> Result<u64, GoErro
         mate,
         column: col,
         reason: format!(
-            "{what}: \"{}\" is not a whole number of milliseconds",
-            shorten(w)
+            "{what}: \"{}\" is not a whole number{}",
+            shorten(w),
+            unit(what)
         ),
     })
+}
+
+/// What the number after a `go` word counts, for error lines.
+fn unit(what: &str) -> &'static str {
+    match what {
+        "nodes" | "depth" => "",
+        _ => " of milliseconds",
+    }
 }
 
 fn parse_go(ws: &[(usize, &str)]) -> Result<Go, GoError> {
@@ -227,6 +258,16 @@ fn parse_go(ws: &[(usize, &str)]) -> Result<Go, GoError> {
                 i += 1;
                 continue;
             }
+            "searchmoves" => {
+                i += 1;
+                while i < ws.len() && !GO_WORDS.contains(&ws[i].1) {
+                    clock.searchmoves += 1;
+                    i += 1;
+                }
+                continue;
+            }
+            "nodes" => &mut clock.nodes,
+            "depth" => &mut clock.depth,
             "btime" => &mut clock.btime,
             "wtime" => &mut clock.wtime,
             "binc" => &mut clock.binc,
@@ -245,7 +286,7 @@ fn parse_go(ws: &[(usize, &str)]) -> Result<Go, GoError> {
             return Err(GoError {
                 mate: false,
                 column: col,
-                reason: format!("{w} needs a number of milliseconds"),
+                reason: format!("{w} needs a whole number{}", unit(w)),
             });
         };
         *slot = Some(number(false, value, w)?);
@@ -316,6 +357,27 @@ mod tests {
                 ..Clock::default()
             }))
         );
+        // Words of YaneuraOu and UCI GUIs (cshogi's `go(nodes=…)`): a node limit, a
+        // depth and root moves, the last two read and ignored.
+        assert_eq!(
+            go("go btime 0 wtime 0 byoyomi 1000 nodes 100000"),
+            Ok(Go::Play(Clock {
+                btime: Some(0),
+                wtime: Some(0),
+                byoyomi: Some(1000),
+                nodes: Some(100_000),
+                ..Clock::default()
+            }))
+        );
+        assert_eq!(
+            go("go depth 5 searchmoves 7g7f 2g2f movetime 300"),
+            Ok(Go::Play(Clock {
+                depth: Some(5),
+                searchmoves: 2,
+                movetime: Some(300),
+                ..Clock::default()
+            }))
+        );
     }
 
     #[test]
@@ -333,9 +395,11 @@ mod tests {
         let e = go("go byoyomi").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "go: column 4: byoyomi needs a number of milliseconds"
+            "go: column 4: byoyomi needs a whole number of milliseconds"
         );
-        assert!(go("go depth 3").is_err());
+        assert!(go("go depth x").is_err());
+        assert!(go("go nodes").is_err());
+        assert!(go("go frobnicate 3").is_err());
         assert!(go("go mate 10 20").is_err());
         assert!(parse_command("setoption USI_Hash 3").is_err());
         assert!(parse_command("setoption name value 3").is_err());

@@ -5,7 +5,9 @@
 //! (the solver polls its stop flag every 1024 nodes, and its line walk at every node
 //! with 4 096 nodes of allowance: [`SearchControl::stop`]; if it has not answered within
 //! [`STOP_GRACE`], the engine answers without it). Every `go` gets one reply, in
-//! order: one that arrives while a search runs waits for it (`Queued`). A `stop` after
+//! order: one that arrives while a search runs waits for it (`Queued`); `gameover` ends
+//! that: a search then running is stopped without its reply, and a held reply and the
+//! queued `go`s are dropped (the game is over). A `stop` after
 //! the mate is proven answers the line read, or `checkmate timeout` with `info string
 //! mate within L plies proven; stopped before its line was read` when none could be
 //! read (`checkmate` carries only complete lines). [`HOLD_LINE_VAR`] is a test hook.
@@ -13,7 +15,7 @@
 //! [`SearchControl::stop`]: crate::tsume::SearchControl::stop
 
 use super::clock::budget;
-use super::command::{parse_command, Command, Go, GoError, MateLimit};
+use super::command::{parse_command, Clock, Command, Go, GoError, MateLimit};
 use super::info;
 use super::input::spawn_reader;
 use super::options::EngineOptions;
@@ -101,6 +103,9 @@ struct Ended {
     bounds: MateBounds,
     /// The phase it ended in.
     phase: Phase,
+    /// Time since the `go`, on the clock of the periodic `info` lines (the solver's own
+    /// starts a little later: its time would run backwards after them).
+    elapsed: Duration,
 }
 
 #[derive(Clone)]
@@ -223,8 +228,9 @@ impl<W: Write> Engine<W> {
         }
     }
 
+    /// Writes one line to the GUI, as ASCII ([`info::ascii`]).
     fn say(&mut self, line: &str) -> io::Result<()> {
-        writeln!(self.out, "{line}")?;
+        writeln!(self.out, "{}", info::ascii(line))?;
         self.out.flush()
     }
 
@@ -297,7 +303,8 @@ impl<W: Write> Engine<W> {
                     }
                 }
             }
-            Command::Stop | Command::GameOver => self.stop()?,
+            Command::Stop => self.stop()?,
+            Command::GameOver => self.game_over(),
             Command::PonderHit => self.ponderhit()?,
             Command::Quit => return Ok(Flow::Quit),
         }
@@ -351,11 +358,23 @@ impl<W: Write> Engine<W> {
         let now = Instant::now();
         let (kind, deadline) = match go {
             Go::Mate(MateLimit::Millis(ms)) => {
-                opts.time = Some(Duration::from_millis(ms));
-                (Kind::Mate, now.checked_add(Duration::from_millis(ms)))
+                let limit = Duration::from_millis(ms);
+                opts.time = Some(solver_time(limit));
+                (Kind::Mate, now.checked_add(limit))
             }
             Go::Mate(MateLimit::Infinite) => (Kind::Mate, None),
             Go::Play(clock) => {
+                if let Some(n) = clock.nodes {
+                    opts.nodes = Some(opts.nodes.map_or(n, |o| o.min(n)));
+                }
+                if let Some(d) = clock.depth {
+                    self.say(&format!(
+                        "info string go: depth {d} ignored (a mate search has no depth limit)"
+                    ))?;
+                }
+                if clock.searchmoves > 0 {
+                    self.say("info string go: searchmoves ignored (every check is searched)")?;
+                }
                 let b = budget(&clock, pos.side_to_move());
                 let kind = Kind::Play {
                     ponder: clock.ponder,
@@ -365,13 +384,16 @@ impl<W: Write> Engine<W> {
                 if clock.ponder {
                     (kind, None)
                 } else {
-                    opts.time = b;
+                    opts.time = b.map(solver_time);
                     (kind, b.and_then(|b| now.checked_add(b)))
                 }
             }
         };
         let what = match (kind, go) {
             (Kind::Mate, Go::Mate(l)) => format!("mate search ({l})"),
+            (_, Go::Play(Clock { nodes: Some(n), .. })) => {
+                format!("normal go: searching for a mate to play (at most {n} nodes)")
+            }
             _ => "normal go: searching for a mate to play".to_string(),
         };
         let summary = self.options.summary();
@@ -428,6 +450,20 @@ impl<W: Write> Engine<W> {
         self.run_queued()
     }
 
+    /// `gameover`: the game has ended, so nothing is answered any more: a running search
+    /// is stopped without its reply (a held one is dropped), and the queued `go`s go.
+    fn game_over(&mut self) {
+        self.queued.clear();
+        if let Some(run) = &mut self.search {
+            if run.held.take().is_some() {
+                self.search = None;
+            } else if !run.answered {
+                Self::request_stop(run);
+                run.answered = true;
+            }
+        }
+    }
+
     fn ponderhit(&mut self) -> io::Result<()> {
         let Some(run) = &mut self.search else {
             return Ok(());
@@ -474,6 +510,7 @@ impl<W: Write> Engine<W> {
             stopped: run.stop_at.is_some(),
             bounds: run.control.0.bounds(),
             phase: run.control.0.phase(),
+            elapsed: run.start.elapsed(),
         };
         let reply = self.report(ended, outcome)?;
         match &mut self.search {
@@ -562,6 +599,7 @@ impl<W: Write> Engine<W> {
             stopped,
             bounds,
             phase,
+            elapsed,
         } = ended;
         // What ended a search that is not complete.
         let cut = if stopped { "stopped" } else { "limits reached" };
@@ -577,7 +615,7 @@ impl<W: Write> Engine<W> {
                 return Ok(no_answer.to_string());
             }
         };
-        self.say(&info::progress(r.stats.time, r.stats.nodes, hashfull))?;
+        self.say(&info::progress(elapsed, r.stats.nodes, hashfull))?;
         self.say(&info::plays(r.stats.plays))?;
         match r.outcome {
             Outcome::Mate if !r.line.is_empty() => {
@@ -658,6 +696,15 @@ impl<W: Write> Engine<W> {
             },
         }
     }
+}
+
+/// The solver's own clock for a search the engine must answer within `limit`: a tenth
+/// less, so that when it ends the minimality search the line walk (bounded by nodes,
+/// never by the clock) has that tenth before the engine's stop request at `limit` cuts
+/// it to its allowance (a mate proven early in a small table was otherwise answered
+/// `checkmate timeout` at the limit: the stop came with the clock, before the walk).
+fn solver_time(limit: Duration) -> Duration {
+    limit - limit / 10
 }
 
 /// Resolves a `position` line with [`load_problem`]: the position after the moves is

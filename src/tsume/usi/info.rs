@@ -3,7 +3,59 @@
 
 use crate::rules::Move;
 use crate::tsume::{MateBounds, Phase};
+use std::borrow::Cow;
 use std::time::Duration;
+
+/// The Japanese terms the engine's own messages use, in the romanisation shogi
+/// literature in English uses (rule names, piece names of `PieceKind::move_name`).
+/// Longest first: a term is replaced before the terms inside it.
+const ROMAJI: [(&str, &str); 19] = [
+    ("行き所のない駒", "ikidokoro no nai koma"),
+    ("無駄合", "mudaai"),
+    ("二歩", "nifu"),
+    ("余詰", "yozume"),
+    ("成香", "narikyo"),
+    ("成桂", "narikei"),
+    ("成銀", "narigin"),
+    ("歩", "fu"),
+    ("香", "kyo"),
+    ("桂", "kei"),
+    ("銀", "gin"),
+    ("金", "kin"),
+    ("角", "kaku"),
+    ("飛", "hi"),
+    ("玉", "gyoku"),
+    ("と", "to"),
+    ("馬", "uma"),
+    ("龍", "ryu"),
+    ("…", "..."),
+];
+
+/// A line as the GUI gets it: printable ASCII only. USI fixes no encoding, and clients
+/// decode engine output in the system's code page (cshogi uses the locale's, cp932 on
+/// Japanese Windows, where UTF-8 text can fail to decode): the engine's Japanese terms
+/// are romanised ([`ROMAJI`]), any other character outside printable ASCII (echoed
+/// input included: an escape sequence, a NUL) is written as `\u{…}`.
+pub fn ascii(line: &str) -> Cow<'_, str> {
+    if line.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Cow::Borrowed(line);
+    }
+    let mut s = line.to_string();
+    for (ja, ro) in ROMAJI {
+        if s.contains(ja) {
+            s = s.replace(ja, ro);
+        }
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if (' '..='~').contains(&c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// `info time <ms> nodes <n> nps <n/s> hashfull <‰>`.
 pub fn progress(elapsed: Duration, nodes: u64, hashfull: u32) -> String {
@@ -55,6 +107,28 @@ pub fn mate_pv(line: &[Move]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every line is printable ASCII: the engine's terms romanised, anything else escaped.
+    #[test]
+    fn lines_are_ascii() {
+        assert_eq!(ascii("info time 1 nodes 2"), "info time 1 nodes 2");
+        assert_eq!(
+            ascii("info string error: position: illegal position: 行き所のない駒: Sente's 歩 (P) on 9a can never move"),
+            "info string error: position: illegal position: ikidokoro no nai koma: Sente's fu (P) on 9a can never move"
+        );
+        assert_eq!(
+            ascii("info string looking for other mating first moves (余詰)"),
+            "info string looking for other mating first moves (yozume)"
+        );
+        assert_eq!(
+            ascii("info string error: column 1: unknown command \"\x1b[2J\u{0}\u{263a}\""),
+            "info string error: column 1: unknown command \"\\u{1b}[2J\\u{0}\\u{263a}\""
+        );
+        assert_eq!(
+            ascii("go: send `position …` first"),
+            "go: send `position ...` first"
+        );
+    }
 
     #[test]
     fn lines_read_as_usi() {
