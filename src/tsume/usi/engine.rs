@@ -701,8 +701,8 @@ impl<W: Write> Engine<W> {
 /// The solver's own clock for a search the engine must answer within `limit`: a tenth
 /// less, so that when it ends the minimality search the line walk (bounded by nodes,
 /// never by the clock) has that tenth before the engine's stop request at `limit` cuts
-/// it to its allowance (a mate proven early in a small table was otherwise answered
-/// `checkmate timeout` at the limit: the stop came with the clock, before the walk).
+/// it to its allowance (the stop used to come with the clock, leaving the walk only the
+/// allowance; a walk in a very small table can need more than the tenth still).
 fn solver_time(limit: Duration) -> Duration {
     limit - limit / 10
 }
