@@ -303,6 +303,29 @@ fn the_text_answer_is_one_line_per_fact() {
 
 #[test]
 fn an_unknown_answer_is_exit_1_with_the_count() {
+    // 図巧1 within 100 nodes: no first proof.
+    let o = run(&[
+        "tsume",
+        "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
+        "--nodes",
+        "100",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        redact(&o.stdout),
+        "1: unknown\n  nodes N  plays N  time N s"
+    );
+    assert_eq!(
+        o.stderr.trim_end(),
+        "shogi-lab: 1 of 1 problem(s) unknown within limits"
+    );
+}
+
+/// A refutation within `--max-plies` is proven: it answers the question asked, so it
+/// exits 0 like any proved negative answer (README's exit codes); cut short by the node
+/// limit first, the same problem is `unknown` with exit 1.
+#[test]
+fn a_refutation_within_max_plies_is_an_answer() {
     // cases.sfen's pawn-drop-not-mate is a mate in 3: none within 1 ply.
     let o = run(&[
         "tsume",
@@ -312,15 +335,33 @@ fn an_unknown_answer_is_exit_1_with_the_count() {
         "--nodes",
         "20000",
     ]);
-    assert_eq!(o.code, 1, "{}", o.stderr);
-    assert_eq!(
-        redact(&o.stdout),
-        "1: unknown\n  no mate within 1 plies\n  nodes N  plays N  time N s"
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("no mate within 1 "), "{}", o.stdout);
+    assert_eq!(o.stderr, "");
+    let json = run(&[
+        "tsume",
+        "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+        "--max-plies",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    assert!(
+        json.stdout.contains("\"result\":\"unknown\"")
+            && json.stdout.contains("\"no_mate_within\":1,"),
+        "{}",
+        json.stdout
     );
-    assert_eq!(
-        o.stderr.trim_end(),
-        "shogi-lab: 1 of 1 problem(s) unknown within limits"
-    );
+    // Within 3 plies it is a mate; 1 node is not enough to find it: exit 1.
+    let cut = run(&[
+        "tsume",
+        "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+        "--max-plies",
+        "3",
+        "--nodes",
+        "1",
+    ]);
+    assert_eq!(cut.code, 1, "{}", cut.stdout);
 }
 
 #[test]

@@ -15,7 +15,7 @@ mod tally;
 use super::{emit, Failure};
 use crate::rules::Position;
 use crate::tsume::problems::Problem;
-use crate::tsume::{load_problem, SolverOptions};
+use crate::tsume::{load_problem, Outcome, SolverOptions};
 use cert_paths::CertificatePaths;
 use problems::{problems_of, unreadable};
 use progress::Progress;
@@ -188,7 +188,15 @@ impl Session<'_> {
             a.certificate_nodes.map(|n| n as usize),
             |c| progress.searching(&p.id, c),
         )?;
-        self.tally.answered(r.outcome, &cert);
+        // Under --max-plies a refutation is proven: "no mate within N plies" answers the
+        // question asked (README's exit-code rule: a proved negative answer exits 0).
+        let refuted = r.outcome == Outcome::Unknown
+            && r.mate_within.is_none()
+            && self
+                .opts
+                .max_plies
+                .is_some_and(|n| r.no_mate_within == Some(n));
+        self.tally.answered(r.outcome, refuted, &cert);
         let answer = Answer {
             problem: p,
             pos,

@@ -39,9 +39,10 @@ impl Tally {
         self.first_bad.get_or_insert(why);
     }
 
-    /// Counts an answer with `outcome` and its certificate.
-    pub(super) fn answered(&mut self, outcome: Outcome, cert: &Certified) {
-        if outcome == Outcome::Unknown {
+    /// Counts an answer with `outcome` and its certificate; `refuted`: the `unknown` of a
+    /// proven "no mate within `--max-plies`", an answer to the question asked (exit 0).
+    pub(super) fn answered(&mut self, outcome: Outcome, refuted: bool, cert: &Certified) {
+        if outcome == Outcome::Unknown && !refuted {
             self.unsolved += 1;
         }
         if cert.reason.is_some() {
