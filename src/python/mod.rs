@@ -113,6 +113,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tsume::tsume_solve, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::tsume_problems, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::shard_block, m)?)?;
+    m.add_function(wrap_pyfunction!(tsume::read_text, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_converge, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_observe, m)?)?;

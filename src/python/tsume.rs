@@ -200,6 +200,16 @@ pub fn tsume_problems(
         .collect()
 }
 
+/// The text of a problem file (`-`: stdin) as `shogi-lab tsume FILE` reads it: UTF-8, a
+/// leading byte order mark removed. Raises `ShogiLabError` with the CLI's line: `PATH:
+/// reason` (missing, a directory) or `PATH:LINE:COL: not UTF-8 text` at the first byte
+/// that is not UTF-8 (`COL` in bytes).
+#[pyfunction]
+pub fn read_text(py: Python<'_>, path: &str) -> PyResult<String> {
+    py.allow_threads(|| crate::cli::read_text(path))
+        .map_err(|f| input_error(f.message))
+}
+
 /// `(start, end)`: shard `index` of `count`'s contiguous block of `0..total`
 /// (the `--shard I/N` partition of a problem list).
 #[pyfunction]
