@@ -15,6 +15,11 @@ result is ``DIR/merged.jsonl`` (tsume: the shards concatenated in order, equal t
 output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place:
 counts summed).
 
+Exit codes are the CLI's: 0 every answer found; 1 an answer missing within the limits
+(a problem ``unknown``, a ``gen tsume`` vector left out, a count other than ``--expect``);
+2 bad input (an option, a file that cannot be read or is not UTF-8, a problem line that
+cannot be read: its row holds the CLI's located error, the first is printed).
+
 By default Ray starts a local instance with ``--workers`` CPUs (default: all);
 ``--address auto`` or ``--address ray://HEAD:10001`` joins a running cluster
 (every node needs ``pip install shogi_lab`` of the same version).
@@ -152,6 +157,10 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     g.add_argument("--to", choices=["kif", "ki2", "csa", "jkf", "usi"], default=None,
                    help="records: the record format (required)")
     a = ap.parse_args(argv)
+    if a.job == "tsume" and a.count_futile and a.any_mate:
+        ap.error("the argument '--count-futile' cannot be used with '--any-mate'")  # as the CLI
+    if a.job == "tsume" and a.time is not None and not 0 <= a.time <= 1e9:  # NaN too
+        ap.error(f"bad --time {a.time}: the time must be a finite number of seconds between 0 and 1e9")
     if a.job == "gen":
         for name, (default, owners) in GEN_OPTIONS.items():
             value = getattr(a, name)
@@ -183,14 +192,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out = a.out or os.path.join("ray-out", a.job)
     os.makedirs(out, exist_ok=True)
     if a.job == "tsume":
-        try:
-            with open(a.file, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            print(f"shogi-lab cluster: {a.file}: {e.strerror}", file=sys.stderr)
+        try:  # as the CLI reads it: UTF-8 (else PATH:LINE:COL: not UTF-8 text), a BOM removed
+            text = _native.read_text(a.file)
+        except _native.ShogiLabError as e:
+            print(f"shogi-lab cluster: {e}", file=sys.stderr)
             return 2
         if not _native.tsume_problems(text):
-            print(f"shogi-lab cluster: {a.file}: no problems in the input", file=sys.stderr)
+            print(f"shogi-lab cluster: {a.file}: no problems in the input (empty, or only blank and # lines)",
+                  file=sys.stderr)
             return 2
         limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": not a.any_mate,
                   "certify": not a.no_certify, "count_futile": a.count_futile}
@@ -310,7 +319,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             k = r.get("result", "error")
             by[k] = by.get(k, 0) + 1
         print(json.dumps({"problems": len(rows), **by, "shards": a.shards, "out": out}))
-        return 0 if by.get("unknown", 0) == 0 and by.get("error", 0) == 0 else 1
+        # The CLI's exit codes and stderr line: 2 (bad input) when a problem could not be
+        # read, naming the first; else 1 when a problem is unknown within the limits.
+        bad = [r["error"] for r in rows if r.get("result") == "error"]
+        if bad:
+            more = f" (and {len(bad) - 1} more problem(s) that could not be read)" if len(bad) > 1 else ""
+            print(f"shogi-lab cluster: {bad[0]}{more}", file=sys.stderr)
+            return 2
+        if by.get("unknown", 0):
+            print(f"shogi-lab cluster: {by['unknown']} of {len(rows)} problem(s) unknown within limits",
+                  file=sys.stderr)
+            return 1
+        return 0
     parts: List[Dict[str, Any]] = [json.loads(t) for t in texts]
     total = {
         "pieces": parts[0]["pieces"], "directions": parts[0]["directions"], "method": parts[0]["method"],

@@ -81,14 +81,20 @@ def solve(
 ) -> TsumeResult:
     """Solves a tsume problem given as SFEN (the side to move attacks).
 
-    ``nodes``/``time`` (seconds, at most 1e9 as the CLI's ``--time``) limit the search;
+    A text that is no problem raises ``ShogiLabError`` placed as the CLI places it,
+    ``bad SFEN: LINE:COL: message`` (the CLI's ``<argument>:LINE:COL: message``; ``COL``
+    counts characters from 1).
+
+    ``nodes``/``time`` (seconds, 0 to 1e9 as the CLI's ``--time``: 0 stops the search at its first
+    look at the clock; NaN, infinities and negative times raise ``ShogiLabError``) limit the search;
     ``memory_mib`` sizes the table
     (``MemoryError`` if the machine cannot give it). By default the defender holds
     every piece not on the board or in the attacker's hand (the tsume convention).
     The GIL is released while solving. With ``certify`` (the CLI's default) a mate or
     nomate is certified in-process (``certified``; ``tsume --no-certify`` is ``certify=False``).
     ``count_futile`` counts 無駄合 as plies (the CLI's ``--count-futile``: KomoringHeights'
-    MinLength and the 詰将棋500万問 convention). ``certificate_nodes`` (the CLI's
+    MinLength and the 詰将棋500万問 convention); it needs ``shortest=True`` (``ShogiLabError``
+    otherwise, as the CLI refuses ``--count-futile --any-mate``). ``certificate_nodes`` (the CLI's
     ``--certificate-nodes``) lets each half of a proven length's certificate hold that many
     graph nodes instead of 8 000 000 (``ShogiLabError`` if the machine's memory cannot hold
     them at about 640 bytes a node). ``alt_nodes`` looks for other mating first moves (余詰)

@@ -20,6 +20,7 @@ mod quantum;
 mod record;
 mod tsume;
 
+use crate::input_error::{InputError, Located, Origin};
 use pyo3::prelude::*;
 
 pyo3::create_exception!(
@@ -32,6 +33,26 @@ pyo3::create_exception!(
 /// A [`ShogiLabError`] with `message`.
 pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
     ShogiLabError::new_err(message.to_string())
+}
+
+/// A parser's error `e` on `text`, a text given to a Python function, as one line:
+/// `WHAT: LINE[:COL]: message`. That is the CLI's line for a text given as an argument,
+/// `<argument>:LINE[:COL]: message` ([`InputError::in_line`]: `COL` counts characters,
+/// 1-based), with `what` (`bad SFEN`, `bad position`, …) in place of `<argument>`: the
+/// place is the one the CLI reports.
+pub(crate) fn argument_message(what: &str, text: &str, e: &(impl Located + ?Sized)) -> String {
+    let line = InputError::in_line(Origin::Argument, 1, 1, text, e).to_string();
+    let origin = Origin::Argument.to_string();
+    let placed = line
+        .strip_prefix(origin.as_str())
+        .and_then(|rest| rest.strip_prefix(':'))
+        .unwrap_or(&line);
+    format!("{what}: {placed}")
+}
+
+/// A [`ShogiLabError`] with [`argument_message`].
+pub(crate) fn argument_error(what: &str, text: &str, e: &(impl Located + ?Sized)) -> PyErr {
+    input_error(argument_message(what, text, e))
 }
 
 /// How often a thread waiting for long work wakes to check for signals (Ctrl-C) and
@@ -92,6 +113,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tsume::tsume_solve, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::tsume_problems, m)?)?;
     m.add_function(wrap_pyfunction!(tsume::shard_block, m)?)?;
+    m.add_function(wrap_pyfunction!(tsume::read_text, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_converge, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(quantum::quantum_observe, m)?)?;

@@ -2,7 +2,7 @@
 //! own (rayon's workers under it) and poll a stop flag that Ctrl-C sets: the count or
 //! search gives up within a few thousand nodes per worker and `KeyboardInterrupt` is raised.
 
-use super::{input_error, interrupted, interruptible};
+use super::{argument_error, input_error, interrupted, interruptible};
 use crate::output::placement::{direction_name, PlaceCount, PlaceFirst};
 use crate::output::{millis, to_line};
 use crate::placement::{
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 fn problem(pieces: &str, both_directions: bool) -> PyResult<Problem> {
     let set = PieceSet::parse(pieces)
-        .map_err(|e| input_error(format!("bad piece set {pieces:?}: {e}")))?;
+        .map_err(|e| argument_error(&format!("bad piece set {pieces:?}"), pieces, &e))?;
     let dirs = if both_directions {
         Directions::Two
     } else {

@@ -1,11 +1,16 @@
 //! `shogi_lab.Position`: a game from a start position (so `outcome()` sees
 //! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]).
 
-use super::input_error;
-use crate::input_error::{InputError, Origin};
-use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen};
-use crate::rules::{perft_until, Game, Move, Rules};
+use super::{argument_message, input_error};
+use crate::input_error::{InputError, Located, Location, Origin};
+use crate::notation::sfen::{
+    parse_usi_position, read_usi_position, resolve_usi_move, write_sfen, SfenErrorKind,
+    UsiPositionError,
+};
+use crate::rules::{perft_until, Game, GameError, Move, Rules, Violation};
+use crate::tsume::{load_problem, DefenderHand};
 use pyo3::prelude::*;
+use std::ops::Range;
 
 /// A position reached by legal moves from a start position.
 #[pyclass(module = "shogi_lab._native")]
@@ -16,6 +21,47 @@ pub struct Position {
 
 fn usi_strings(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
     moves.into_iter().map(|m| m.to_string()).collect()
+}
+
+/// A move of a USI text that the game refuses (it comes after the game's end), placed
+/// at the move's text as the parser places an illegal one.
+struct GameMoveError {
+    index: usize,
+    span: Range<usize>,
+    error: GameError,
+}
+
+impl Located for GameMoveError {
+    fn message(&self) -> String {
+        format!("move {}: {}", self.index + 1, self.error)
+    }
+    fn location(&self, text: &str) -> Location {
+        Location::of_byte(text, self.span.start)
+    }
+}
+
+/// Why `text` is not a game position, as one line placed in `text` ([`argument_message`]).
+/// A text without the side to move's king that is a tsume problem (the attacker needs
+/// none) says so and where it goes: a game needs both kings.
+fn bad_position(text: &str, e: &UsiPositionError) -> PyErr {
+    let mut message = argument_message("bad position", text, e);
+    let kingless = match e {
+        UsiPositionError::Sfen(s) => match &s.kind {
+            SfenErrorKind::Illegal(p) => p
+                .violations
+                .iter()
+                .any(|v| matches!(v, Violation::MissingKing { .. })),
+            _ => false,
+        },
+        _ => false,
+    };
+    if kingless && load_problem(text, DefenderHand::AsGiven).is_ok() {
+        message.push_str(
+            " (a game Position needs both kings; this is a tsume problem, whose attacker needs \
+             none: solve it with shogi_lab.tsume.solve)",
+        );
+    }
+    input_error(message)
 }
 
 impl Position {
@@ -36,22 +82,34 @@ impl Position {
         }
     }
 
-    /// A position from a SFEN (`sfen`/`position` prefixes and `moves …` accepted).
+    /// A position from a SFEN (`sfen`/`position` prefixes and `moves …` accepted). A game
+    /// needs both kings: a tsume problem (the attacker without a king) is refused with a
+    /// message pointing to `shogi_lab.tsume.solve`.
     #[staticmethod]
     fn from_sfen(sfen: &str) -> PyResult<Position> {
         Position::from_usi(sfen)
     }
 
     /// A position from a USI line: `position startpos moves 7g7f …` or `position sfen … moves …`.
+    /// A bad text raises `ShogiLabError` placed as the CLI places it
+    /// (`bad position: 1:16: move 1: illegal move 1a1a`: line 1, character 16).
     #[staticmethod]
     fn from_usi(usi: &str) -> PyResult<Position> {
-        let u = parse_usi_position(usi, Rules::STANDARD)
-            .map_err(|e| input_error(format!("bad position: {e}")))?;
+        let u = parse_usi_position(usi, Rules::STANDARD).map_err(|e| bad_position(usi, &e))?;
         let mut start = u.position.clone();
         for _ in 0..u.moves.len() {
             start.undo();
         }
-        Position::from_game_moves(start, &u.moves)
+        let game = Game::from_moves(start, &u.moves).map_err(|(index, error)| {
+            // The text parsed above, so its move spans are there.
+            let span = read_usi_position(usi)
+                .ok()
+                .and_then(|t| t.moves.get(index).map(|m| m.1.clone()))
+                .unwrap_or(0..0);
+            let e = GameMoveError { index, span, error };
+            input_error(argument_message("bad position", usi, &e))
+        })?;
+        Ok(Position { game })
     }
 
     /// The position after `ply` main-line moves of the first game in a KIF/KI2/CSA/USI file.

@@ -1,6 +1,6 @@
 //! `shogi_lab.quantum`: convergence, exact probabilities, observation, perft.
 
-use super::input_error;
+use super::{argument_error, input_error};
 use crate::output::quantum::ConvergeOut;
 use crate::quantum::enumeration::Diagram;
 use crate::quantum::game::{EngineKind, QuantumPosition, Variant};
@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn world(text: &str) -> PyResult<World> {
-    World::parse_exact(text).map_err(|e| input_error(format!("bad world: {e}")))
+    World::parse_exact(text).map_err(|e| argument_error("bad world", text, &e))
 }
 
 fn tokens(w: &World) -> Vec<String> {

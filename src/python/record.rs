@@ -1,6 +1,6 @@
 //! `shogi_lab.read_record` / `write_record`: KIF, KI2, CSA and USI game records.
 
-use super::input_error;
+use super::{argument_error, input_error};
 use crate::input_error::{InputError, Origin};
 use crate::notation::csa::write_csa;
 use crate::notation::detect::read_records;
@@ -51,7 +51,7 @@ pub fn write_record(
     headers: Option<Vec<(String, String)>>,
 ) -> PyResult<String> {
     let mut pos = parse_usi_position(start, Rules::STANDARD)
-        .map_err(|e| input_error(format!("bad start position: {e}")))?
+        .map_err(|e| argument_error("bad start position", start, &e))?
         .position;
     let begin = pos.clone();
     let mut played = Vec::with_capacity(moves.len());

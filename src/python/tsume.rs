@@ -1,8 +1,8 @@
 //! `shogi_lab.tsume.solve`: the df-pn solver with the CLI's conventions.
 
-use super::input_error;
 use super::output::to_python;
 use super::POLL;
+use super::{argument_error, input_error};
 use crate::input_error::{InputError, Origin};
 use crate::output::tsume::TsumeOut;
 use crate::tsume::certificate::certify_answer;
@@ -65,15 +65,23 @@ pub fn tsume_solve<'py>(
     alt_nodes: u64,
     max_plies: Option<u16>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    // Bounded as the CLI's --time: beyond `Duration`'s range (1e20) the conversion panicked.
+    // As the CLI's --time: 0 to MAX_TIME_SECS seconds (0 stops at the first look at the clock;
+    // beyond `Duration`'s range, 1e20, the conversion panicked), NaN and infinities refused.
     let time = match time {
-        Some(t) if !(t > 0.0 && t <= MAX_TIME_SECS) => {
+        Some(t) if !(0.0..=MAX_TIME_SECS).contains(&t) => {
             return Err(input_error(format!(
-                "bad time {t}: expected seconds > 0 and at most {MAX_TIME_SECS:e}"
+                "bad time {t}: the time must be a finite number of seconds between 0 and {MAX_TIME_SECS:e}"
             )))
         }
         t => t.map(Duration::from_secs_f64),
     };
+    if count_futile && !shortest {
+        // The CLI's --count-futile conflicts with --any-mate (clap refuses the pair).
+        return Err(input_error(
+            "count_futile=True cannot be used with shortest=False (as the CLI's \
+             --count-futile cannot be used with --any-mate)",
+        ));
+    }
     if let Some(f) = &progress {
         // Checked now: a solve that ends before the first call would accept anything.
         if !f.bind(py).is_callable() {
@@ -105,7 +113,7 @@ pub fn tsume_solve<'py>(
     } else {
         DefenderHand::Remaining
     };
-    let pos = load_problem(sfen, defender).map_err(input_error)?;
+    let pos = load_problem(sfen, defender).map_err(|e| argument_error("bad SFEN", sfen, &e))?;
     let opts = SolverOptions {
         shortest,
         nodes,
@@ -190,6 +198,16 @@ pub fn tsume_problems(
             (p.id, p.sfen, p.line, unreadable)
         })
         .collect()
+}
+
+/// The text of a problem file (`-`: stdin) as `shogi-lab tsume FILE` reads it: UTF-8, a
+/// leading byte order mark removed. Raises `ShogiLabError` with the CLI's line: `PATH:
+/// reason` (missing, a directory) or `PATH:LINE:COL: not UTF-8 text` at the first byte
+/// that is not UTF-8 (`COL` in bytes).
+#[pyfunction]
+pub fn read_text(py: Python<'_>, path: &str) -> PyResult<String> {
+    py.allow_threads(|| crate::cli::read_text(path))
+        .map_err(|f| input_error(f.message))
 }
 
 /// `(start, end)`: shard `index` of `count`'s contiguous block of `0..total`

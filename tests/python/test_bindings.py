@@ -94,6 +94,95 @@ def test_errors_are_one_line_exceptions():
     assert issubclass(ShogiLabError, ValueError)
 
 
+def cli_argument_error(*args: str) -> str:
+    """The CLI's one-line error for a text given as an argument, without `shogi-lab: <argument>:`:
+    `LINE:COL: message` (COL in characters) or `LINE: message`."""
+    r = subprocess.run([str(cli_path()), *args], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    line = r.stderr.strip()
+    assert line.startswith("shogi-lab: <argument>:1"), line
+    return line.removeprefix("shogi-lab: <argument>:")
+
+
+# (a text Position.from_usi refuses, the CLI's place for it). The move errors number a
+# move once (the Python binding said `move 0 (1): illegal move 1a1a … (at bytes 15..19)`).
+BAD_POSITIONS = [
+    ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b X 1", "1:61: unexpected character 'X' in the hand"),
+    ("startpos moves 1a1a", "1:16: move 1: illegal move 1a1a"),
+    ("position startpos moves 7g7f 7g7f", "1:30: move 2: illegal move 7g7f"),
+    ("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 7g7f",
+     "1:95: move 3: illegal move 7g7f"),
+    ("lnsgkgsnl/1r5b1 b - 1", None),
+]
+
+
+@pytest.mark.parametrize("text,place", BAD_POSITIONS)
+def test_position_errors_are_placed_as_by_the_cli(text, place):
+    # `bad position: LINE:COL: message`: the CLI's `<argument>:LINE:COL: message` (perft
+    # reads a position argument as Position.from_usi does), COL a character column, no byte range.
+    want = cli_argument_error("perft", text, "1")
+    if place is not None:
+        assert want == place
+    for parse in (Position.from_usi, Position.from_sfen):
+        with pytest.raises(ShogiLabError) as e:
+            parse(text)
+        assert str(e.value) == f"bad position: {want}"
+        assert "bytes" not in str(e.value)
+
+
+def test_argument_errors_carry_the_clis_place():
+    # Every text argument the CLI also takes: its `<argument>:LINE[:COL]:`, named as Python names it.
+    hand_x = "8k/9/8P/9/9/9/9/9/9 b X 1"
+    cases = [
+        (lambda: tsume.solve(hand_x), "bad SFEN", ("tsume", hand_x)),
+        (lambda: tsume.solve(MATE1_MOVES), "bad SFEN", ("tsume", MATE1_MOVES)),
+        (lambda: shogi_lab.write_record("startpos b X 1", []), "bad start position", ("perft", "startpos b X 1", "1")),
+        (lambda: placement.count("P3X"), 'bad piece set "P3X"', ("place", "P3X")),
+        (lambda: placement.first("P3X"), 'bad piece set "P3X"', ("place", "P3X")),
+        # Characters, not bytes: 玉 and 飛 are 3 bytes each in UTF-8.
+        (lambda: quantum.converge(WORLD_Z), "bad world", ("quantum", "converge", WORLD_Z)),
+        (lambda: quantum.converge("K R"), "bad world", ("quantum", "converge", "K R")),
+    ]
+    for call, what, cli_args in cases:
+        if cli_args[0] == "tsume":
+            # tsume answers a problem it cannot read (`1: bad input: <argument>:…`) and exits 2.
+            r = subprocess.run([str(cli_path()), *cli_args], capture_output=True, text=True)
+            assert r.returncode == 2, r.stderr
+            want = r.stderr.strip().removeprefix("shogi-lab: <argument>:")
+        else:
+            want = cli_argument_error(*cli_args)
+        with pytest.raises(ShogiLabError) as e:
+            call()
+        assert str(e.value) == f"{what}: {want}", cli_args
+        assert "bytes" not in str(e.value)
+    with pytest.raises(ShogiLabError) as e:
+        quantum.converge(WORLD_Z)
+    assert str(e.value).startswith("bad world: 1:5: token 2")
+
+
+MATE1_MOVES = "8k/9/8P/9/9/9/9/9/9 b G 1 moves 1a1a"
+WORLD_Z = "玉 飛 Z * * * * * * * * * * * * * * * * *"
+
+
+def test_a_tsume_position_is_no_game_position_and_says_where_it_goes():
+    # Refused by design (a game needs both kings, as the CLI's perft refuses it), but the
+    # message says why and where such a position goes (it ended in `(at bytes 0..25)`).
+    with pytest.raises(ShogiLabError) as e:
+        Position.from_sfen(MATE1)
+    msg = str(e.value)
+    assert msg.startswith("bad position: 1:1: illegal position: Sente has no king")
+    assert msg.startswith("bad position: " + cli_argument_error("perft", MATE1, "1"))
+    assert "shogi_lab.tsume.solve" in msg and "bytes" not in msg
+    assert tsume.solve(MATE1).result == "mate"
+    # Not a tsume problem either: no pointer to the solver.
+    with pytest.raises(ShogiLabError) as e:
+        Position.from_sfen("9/9/9/9/9/9/9/9/9 b - 1")
+    assert "tsume" not in str(e.value)
+
+
+MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
+
+
 def test_from_record_ply_error_is_the_clis(root, monkeypatch):
     # `PATH: message` (InputError) as `show FILE --ply N` writes it, the argument named as
     # Python spells it (`ply`, the CLI's `--ply`).

@@ -29,7 +29,7 @@ def test_tsume_shards_merge_to_the_cli_output(cli, root, tmp_path, shards, mode)
     assert len(list(out.glob("shard-*.jsonl"))) == shards
 
 
-def test_unreadable_problems_are_located_as_by_the_cli(root, tmp_path):
+def test_unreadable_problems_are_located_as_by_the_cli(root, tmp_path, capsys):
     # A problem line the solver cannot load: the merged row is the CLI's, its error
     # located at the file's line and column (`PATH:LINE:COL: message`).
     file = tmp_path / "mixed.sfen"
@@ -43,8 +43,45 @@ def test_unreadable_problems_are_located_as_by_the_cli(root, tmp_path):
     assert want[1]["result"] == "error" and want[1]["error"].startswith(f"{file}:2:5: ")
     out = tmp_path / "t"
     argv = ["tsume", str(file), "--nodes", "20000", "--shards", "2", "--no-ray", "--out", str(out)]
-    assert cluster.main(argv) == 1
+    # The CLI's exit code (2: bad input; the driver said 1) and its stderr line.
+    capsys.readouterr()
+    assert cluster.main(argv) == 2
+    assert capsys.readouterr().err.strip() == "shogi-lab cluster: " + r.stderr.strip().removeprefix("shogi-lab: ")
     assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+
+
+def test_problem_files_are_read_as_the_cli_reads_them(tmp_path, capsys):
+    # A file that is not UTF-8 is one line and exit 2, as the CLI (it was a UnicodeDecodeError
+    # traceback); a UTF-8 byte order mark is no part of the first id (it stayed in it: "\ufeffa").
+    mate1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
+    latin = tmp_path / "latin1.sfen"
+    latin.write_bytes(f"a\t{mate1}\nb\t{mate1} # caf\xe9\n".encode("latin-1"))
+    r = subprocess.run([str(cli_path()), "tsume", str(latin), "--json"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == f"shogi-lab: {latin}:2:34: not UTF-8 text"
+    capsys.readouterr()
+    argv = ["--shards", "2", "--no-ray", "--out", str(tmp_path / "out-latin")]
+    assert cluster.main(["tsume", str(latin), *argv]) == 2
+    assert capsys.readouterr().err == "shogi-lab cluster: " + r.stderr.removeprefix("shogi-lab: ")
+    bom = tmp_path / "bom.sfen"
+    bom.write_bytes(b"\xef\xbb\xbf" + f"a\t{mate1}\n".encode())
+    want = untimed(subprocess.run([str(cli_path()), "tsume", str(bom), "--json"], capture_output=True,
+                                  text=True, check=True).stdout)
+    assert want[0]["id"] == "a"
+    out = tmp_path / "out-bom"
+    assert cluster.main(["tsume", str(bom), "--shards", "1", "--no-ray", "--out", str(out)]) == 0
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+
+
+def test_tsume_limits_the_cli_refuses_are_refused(tmp_path, root):
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    base = ["tsume", file, "--shards", "1", "--no-ray", "--out", str(tmp_path / "x")]
+    for bad in (["--count-futile", "--any-mate"], ["--time", "nan"], ["--time", "-1"]):
+        r = subprocess.run([str(cli_path()), "tsume", file, *bad], capture_output=True, text=True)
+        assert r.returncode == 2, bad
+        with pytest.raises(SystemExit) as e:
+            cluster.main(base + bad)
+        assert e.value.code == 2, bad
+    assert not (tmp_path / "x" / "job.json").exists()
 
 
 def test_place_shards_sum_and_resume(cli, tmp_path, capsys):

@@ -5,6 +5,7 @@ on Ctrl-C, and objects cross threads, copies and pickles.
 What could hang or kill the interpreter runs in a child process with a timeout."""
 
 import copy
+import json
 import pickle
 import subprocess
 import sys
@@ -33,6 +34,35 @@ def test_tsume_time_beyond_the_clis_bound_is_an_input_error():
         with pytest.raises(ShogiLabError, match="bad time"):
             tsume.solve(MATE1, time=t)
     assert tsume.solve(MATE1, time=1e9).result == "mate"
+
+
+def test_tsume_time_is_the_clis_range(root):
+    # The CLI's --time takes 0 to 1e9 (0: the search stops at its first look at the clock);
+    # time=0 raised ShogiLabError. NaN, infinities and negative times are refused by both.
+    zukou1 = next(line.split("\t")[1] for line in (root / "specs/tsume/classics.sfen").read_text(encoding="utf-8")
+                  .splitlines() if line.startswith("zukou-001\t"))
+    for sfen in [MATE1, zukou1]:
+        r = subprocess.run([str(cli_path()), "tsume", sfen, "--time", "0", "--json"], capture_output=True, text=True)
+        want = json.loads(r.stdout)["result"]
+        assert tsume.solve(sfen, time=0).result == want
+        assert tsume.solve(sfen, time=0.0).result == want
+    assert want == "unknown"  # zukou-001 (69 plies) is not solved in no time
+    for t in [float("nan"), float("inf"), float("-inf"), -1, -1e-9]:
+        r = subprocess.run([str(cli_path()), "tsume", MATE1, "--time", str(t)], capture_output=True, text=True)
+        assert r.returncode == 2, (t, r.stderr)
+        with pytest.raises(ValueError, match="bad time .*: the time must be a finite number of seconds between 0 and 1e9"):
+            tsume.solve(MATE1, time=t)
+
+
+def test_tsume_count_futile_needs_the_shortest_search():
+    # The CLI refuses --count-futile with --any-mate; count_futile=True, shortest=False was
+    # accepted silently.
+    r = subprocess.run([str(cli_path()), "tsume", MATE1, "--count-futile", "--any-mate"], capture_output=True, text=True)
+    assert r.returncode == 2 and "'--count-futile' cannot be used with '--any-mate'" in r.stderr
+    with pytest.raises(ShogiLabError, match="count_futile=True cannot be used with shortest=False"):
+        tsume.solve(MATE1, count_futile=True, shortest=False)
+    assert tsume.solve(MATE1, count_futile=True).plies == 1
+    assert tsume.solve(MATE1, shortest=False).plies == 1
 
 
 def test_tsume_huge_memory_is_a_memory_error_not_a_hang():
