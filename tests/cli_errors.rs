@@ -373,7 +373,7 @@ fn item_9_tsume_and_moves_stream_stdin() {
     assert_eq!(out.lines().count(), 3, "{out}");
     assert!(out.lines().nth(2).unwrap().contains("\"result\":\"error\""));
     let o = run_in(&["moves", "-"], b"not a position\n", None);
-    one_line(&o, 2, "<stdin>:1:1: the board has 1 ranks");
+    one_line(&o, 2, "<stdin>:1:1: the board has 1 rank, expected 9");
     let o = run_in(
         &["moves", "-"],
         b"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",

@@ -12,7 +12,7 @@ use shogi_lab::notation::csa::{read_csa, write_csa};
 use shogi_lab::notation::japanese::ki2_line;
 use shogi_lab::notation::kif::{read_kif, write_kif, Flavor};
 use shogi_lab::notation::record::{
-    decode, EndWord, Ending, Line, Record, RecordErrorKind, RecordMove,
+    decode, BoardRowError, EndWord, Ending, Line, Record, RecordErrorKind, RecordMove,
 };
 use shogi_lab::notation::sfen::{parse_usi_position, write_sfen, write_usi_position};
 use shogi_lab::rules::{Move, Position, Rules};
@@ -159,14 +159,42 @@ fn kif_error(text: &str) -> (usize, RecordErrorKind) {
 
 #[test]
 fn kif_header_part_errors_name_their_line() {
-    // A diagram without nine rows: at the first move, or at the end of a file without moves.
+    // A diagram without nine rows: at the diagram's first line, whether moves follow or
+    // not, naming the rank missing (not quoting an explanation as a line).
     let missing = bod("なし", "金", Some(4));
-    let nine_rows = RecordErrorKind::BadBoard("the diagram does not have nine rows".into());
+    let nine_rows = RecordErrorKind::BoardRow {
+        column: None,
+        error: BoardRowError::Missing { rank: 5 },
+    };
+    assert_eq!(
+        nine_rows.to_string(),
+        "the board has no row for rank 5 (every rank 1 to 9 must be given)"
+    );
     assert_eq!(
         kif_error(&format!("{missing}   1 ５二金打\n")),
-        (14, nine_rows.clone())
+        (1, nine_rows.clone())
     );
-    assert_eq!(kif_error(&missing), (13, nine_rows));
+    assert_eq!(kif_error(&missing), (1, nine_rows));
+    // A rank given twice is refused at its second row, not overwritten.
+    let twice = bod("なし", "金", None).replace(
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 飛 ・ ・ ・ ・|二\n",
+    );
+    assert_eq!(
+        kif_error(&twice),
+        (
+            6,
+            RecordErrorKind::BoardRow {
+                column: None,
+                error: BoardRowError::Repeated { rank: 2, first: 5 }
+            }
+        )
+    );
+    // An illegal diagram position: at the diagram's first line, not after it.
+    let two_kings = bod("なし", "金", None).replace(" 歩 ・ ・ ・ ・|三", "v玉 ・ ・ ・ ・|三");
+    let (line, kind) = kif_error(&format!("{two_kings}   1 ５二金打\n"));
+    assert_eq!(line, 1);
+    assert!(matches!(kind, RecordErrorKind::Position(_)), "{kind:?}");
     assert_eq!(
         kif_error(&bod("残り全部", "残りの駒全部", None)),
         (

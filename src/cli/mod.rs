@@ -175,33 +175,51 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// Whether `arg` names a game record file (KIF, KI2, CSA) rather than a position text.
+/// Whether `arg` names a game record file (KIF, KI2, CSA, by its extension) rather
+/// than a position text.
 pub(crate) fn is_record_file(arg: &str) -> bool {
-    let lower = arg.to_ascii_lowercase();
-    [".kif", ".kifu", ".ki2", ".ki2u", ".csa"]
-        .iter()
-        .any(|e| lower.ends_with(e))
-        && std::path::Path::new(arg).is_file()
+    crate::notation::detect::record_extension(arg).is_some() && std::path::Path::new(arg).is_file()
 }
 
-/// The position after `ply` main-line moves of the (first) record in a KIF/KI2/CSA file.
+/// The position after `ply` main-line moves of the one record in a KIF/KI2/CSA file (a
+/// CSA file of several games is refused: which one is meant?).
 pub(crate) fn record_position(path: &str, ply: usize) -> Result<crate::rules::Position, Failure> {
     let origin = || Origin::File(path.to_string());
     let bytes = std::fs::read(path).map_err(|e| InputError::new(origin(), e))?;
     let recs = crate::notation::detect::read_records(path, &bytes)
         .map_err(|e| InputError::in_text(Origin::file(path), "", &e))?;
-    let rec = recs
-        .first()
-        .ok_or_else(|| InputError::new(origin(), "no game in the file"))?;
-    Ok(rec.position_after(ply).ok_or_else(|| {
-        InputError::new(
-            origin(),
-            format!(
-                "--ply {ply} but the main line has {} moves",
-                rec.main.moves.len()
-            ),
-        )
-    })?)
+    let rec = match recs.as_slice() {
+        [] => return Err(InputError::new(origin(), "no game in the file").into()),
+        [rec] => rec,
+        _ => {
+            return Err(InputError::new(
+                origin(),
+                format!(
+                    "{} games in the file (separated by /): this command reads one",
+                    recs.len()
+                ),
+            )
+            .into())
+        }
+    };
+    Ok(rec
+        .position_after(ply)
+        .ok_or_else(|| InputError::new(origin(), ply_beyond_the_line(ply, rec.main.moves.len())))?)
+}
+
+/// Why `--ply ply` cannot be played in a main line of `moves` moves.
+pub(crate) fn ply_beyond_the_line(ply: usize, moves: usize) -> String {
+    let s = if moves == 1 { "" } else { "s" };
+    format!("--ply {ply} but the main line has {moves} move{s}")
+}
+
+/// The error for `--ply` with a position argument `input` that names no record file
+/// (by its extension): a missing file, a directory or another file are named as such.
+pub(crate) fn ply_without_record(input: &str) -> Failure {
+    not_a_record_file(input).map_or_else(
+        || Failure::input("--ply needs a KIF/KI2/CSA record file"),
+        Into::into,
+    )
 }
 
 /// Reads a position argument: a KIF/KI2/CSA file (after `ply` moves), a SFEN, `startpos`,
@@ -215,7 +233,7 @@ pub(crate) fn read_position(
         return record_position(text, ply);
     }
     if ply != 0 {
-        return Err(Failure::input("--ply needs a KIF/KI2/CSA record file"));
+        return Err(ply_without_record(text));
     }
     crate::notation::sfen::parse_usi_position(text, rules)
         .map(|p| p.position)
@@ -248,13 +266,43 @@ fn not_a_record_file(text: &str) -> Option<InputError> {
 /// Numbered lines of an input, or the error that ended it.
 pub(crate) type Lines = Box<dyn Iterator<Item = Result<(usize, String), Failure>>>;
 
+/// Numbered lines of an input as bytes (not yet decoded), or the error that ended it.
+pub(crate) type ByteLines = Box<dyn Iterator<Item = Result<(usize, Vec<u8>), Failure>>>;
+
 /// The lines of a file (or `-`: stdin), read one at a time so that a large input is
 /// never held whole: `(1-based line number, text without the line end)`, or a one-line
-/// error (`PATH: is a directory`, `PATH:LINE:COL: not UTF-8 text`, a read error).
+/// error (`PATH: is a directory`, `PATH:LINE:COL: not UTF-8 text` (COL in bytes), a read
+/// error), which ends the lines.
 ///
 /// # Errors
 /// A [`Failure`] (exit 2) when the input cannot be opened.
 pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
+    let origin = Origin::file(name);
+    let mut failed = false;
+    let mut lines = input_byte_lines(name)?;
+    Ok(Box::new(std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let item = lines.next()?.and_then(|(number, buf)| {
+            String::from_utf8(buf).map(|t| (number, t)).map_err(|e| {
+                let col = e.utf8_error().valid_up_to() + 1;
+                InputError::at(origin.clone(), number, Some(col), "not UTF-8 text").into()
+            })
+        });
+        failed = item.is_err();
+        Some(item)
+    })))
+}
+
+/// The lines of a file (or `-`: stdin) as bytes, read one at a time: `(1-based line
+/// number, bytes without the line end)`, a byte order mark removed from the first; a
+/// read error ends them.
+///
+/// # Errors
+/// A [`Failure`] (exit 2) when the input cannot be opened (`PATH: is a directory`, a
+/// missing file).
+pub(crate) fn input_byte_lines(name: &str) -> Result<ByteLines, Failure> {
     use std::io::BufRead;
     let origin = Origin::file(name);
     let reader: Box<dyn BufRead> = if name == "-" {
@@ -285,11 +333,7 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
                     // A byte order mark (Notepad's UTF-8) is no part of the first line.
                     buf.drain(..BOM.len());
                 }
-                Some(String::from_utf8(buf).map(|t| (number, t)).map_err(|e| {
-                    failed = true;
-                    let col = e.utf8_error().valid_up_to() + 1;
-                    InputError::at(origin.clone(), number, Some(col), "not UTF-8 text").into()
-                }))
+                Some(Ok((number, buf)))
             }
             Err(e) => {
                 failed = true;
@@ -297,6 +341,54 @@ pub(crate) fn input_lines(name: &str) -> Result<Lines, Failure> {
             }
         }
     })))
+}
+
+/// An input where positions are expected, opened: a game record (read whole), or lines
+/// of positions (streamed).
+pub(crate) enum Opened {
+    /// A KIF/KI2/CSA record: the bytes of the whole input.
+    Record(Vec<u8>),
+    /// Lines of positions, from the first.
+    Lines(ByteLines),
+}
+
+/// Opens a file (or `-`: stdin) where positions are expected and tells a game record
+/// from lines of positions by its name and first deciding line
+/// ([`crate::notation::detect::sniff`]); only the lines up to that one are read before
+/// deciding, so a long list is still streamed.
+///
+/// # Errors
+/// A [`Failure`] (exit 2) when the input cannot be opened or read.
+pub(crate) fn open_input(name: &str) -> Result<Opened, Failure> {
+    use crate::notation::detect::{is_skipped_line, sniff, Content};
+    let mut lines = input_byte_lines(name)?;
+    let mut head = Vec::new();
+    let mut first: Vec<u8> = Vec::new();
+    for item in lines.by_ref() {
+        let (n, line) = item?;
+        let decides = !is_skipped_line(&line);
+        if decides {
+            first = line.clone();
+        }
+        head.push((n, line));
+        if decides {
+            break;
+        }
+    }
+    match sniff(name, &first) {
+        Content::Record(_) => {
+            let mut bytes = Vec::new();
+            for item in head.into_iter().map(Ok).chain(lines) {
+                let (_, line) = item?;
+                bytes.extend_from_slice(&line);
+                bytes.push(b'\n');
+            }
+            Ok(Opened::Record(bytes))
+        }
+        _ => Ok(Opened::Lines(Box::new(
+            head.into_iter().map(Ok).chain(lines),
+        ))),
+    }
 }
 
 /// The whole text of a file (or `-`: stdin) that must be UTF-8, a leading byte order

@@ -18,10 +18,14 @@
 //! extensions (`.kif`, `.kifu`, `.ki2`, `.sfen`, `.usi`) are not looked at: such
 //! files are told apart by their first line. A file of bare SFENs (no `sfen` or
 //! `position` word) is read as KIF and refused.
+//!
+//! Where either a record or lines of positions may come (`shogi-lab tsume`'s file or
+//! stdin), [`sniff`] tells which from the name and the first deciding line, before
+//! [`read_records`] reads a record.
 
 use super::csa::read_csa;
 use super::kif::read_kif;
-use super::record::{decode, Record, RecordError, RecordErrorKind};
+use super::record::{decode, Record, RecordError, RecordErrorKind, BOM};
 use super::sfen::{parse_usi_position, UsiPositionError};
 use crate::rules::Rules;
 use std::fmt;
@@ -48,21 +52,91 @@ pub fn detect(name: &str, text: &str) -> RecordFormat {
         .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty() && !l.starts_with('\'') && !l.starts_with('#'))
         .unwrap_or("");
-    let looks_csa = ends_with_ignoring_case(name, ".csa")
-        || ["V2", "V3", "PI", "P1", "N+", "N-", "$"]
-            .iter()
-            .any(|p| first.starts_with(p));
+    let looks_csa =
+        ends_with_ignoring_case(name, ".csa") || CSA_STARTS.iter().any(|p| first.starts_with(p));
     if looks_csa {
         RecordFormat::Csa
-    } else if ["position", "sfen", "startpos"]
-        .iter()
-        .any(|p| first.starts_with(p))
-    {
+    } else if USI_STARTS.iter().any(|p| first.starts_with(p)) {
         RecordFormat::Usi
     } else {
         RecordFormat::Kif
     }
 }
+
+/// What a file (or stdin) given where positions are expected holds: a game record,
+/// or lines of positions. `shogi-lab tsume` reads both; [`sniff`] tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Content {
+    /// A KIF/KI2 ([`RecordFormat::Kif`]) or CSA ([`RecordFormat::Csa`]) game record,
+    /// for [`read_records`].
+    Record(RecordFormat),
+    /// One position a line: a SFEN or a USI position text (`position …`, `sfen …`,
+    /// `startpos …`), optionally after an id and a tab, `#` comments.
+    Positions,
+}
+
+/// The record file extensions: `.kif`, `.kifu`, `.ki2`, `.ki2u` (KIF/KI2) and `.csa`.
+pub const RECORD_EXTENSIONS: [&str; 5] = [".kif", ".kifu", ".ki2", ".ki2u", ".csa"];
+
+/// The record format `name`'s extension says ([`RECORD_EXTENSIONS`], any case).
+pub fn record_extension(name: &str) -> Option<RecordFormat> {
+    if ends_with_ignoring_case(name, ".csa") {
+        return Some(RecordFormat::Csa);
+    }
+    RECORD_EXTENSIONS
+        .iter()
+        .any(|e| ends_with_ignoring_case(name, e))
+        .then_some(RecordFormat::Kif)
+}
+
+/// Whether line `raw` is skipped when [`sniff`] looks for the first line that
+/// decides: blank, a `#` comment (KIF and position lists) or a `'` comment (CSA).
+pub fn is_skipped_line(raw: &[u8]) -> bool {
+    let t = raw.trim_ascii();
+    let t = t.strip_prefix(BOM).unwrap_or(t).trim_ascii();
+    t.is_empty() || t.starts_with(b"#") || t.starts_with(b"'")
+}
+
+/// What a file named `name` (a path, or `-` for stdin) holds, from its name and
+/// `first`, its first line that [`is_skipped_line`] does not skip (as bytes:
+/// UTF-8 or Shift_JIS; empty if there is none):
+/// - a record by its extension ([`record_extension`]);
+/// - CSA when the line starts like a CSA file (`V2`, `V3`, `PI`, `P1`, `N+`, `N-`, `$`);
+/// - positions when it holds a tab (`id<TAB>SFEN`) or starts with `position`, `sfen`
+///   or `startpos`;
+/// - KIF/KI2 when it holds a character beyond ASCII (a header `手合割：平手`, a hand
+///   `後手の持駒：なし`, the file numbers `９ ８ …`, a move) or starts like a diagram
+///   (`|`, `+-`): a SFEN is ASCII;
+/// - else positions (a bad SFEN is answered as a bad position line, not as a record).
+///
+/// A line that is neither UTF-8 nor Shift_JIS decides positions (its error is the
+/// position list's, located at that line).
+pub fn sniff(name: &str, first: &[u8]) -> Content {
+    if let Some(f) = record_extension(name) {
+        return Content::Record(f);
+    }
+    let Ok(text) = decode(first) else {
+        return Content::Positions;
+    };
+    let line = text.trim_start_matches('\u{feff}').trim();
+    if line.contains('\t') {
+        Content::Positions
+    } else if CSA_STARTS.iter().any(|p| line.starts_with(p)) {
+        Content::Record(RecordFormat::Csa)
+    } else if USI_STARTS.iter().any(|p| line.starts_with(p)) {
+        Content::Positions
+    } else if !line.is_ascii() || line.starts_with('|') || line.starts_with("+-") {
+        Content::Record(RecordFormat::Kif)
+    } else {
+        Content::Positions
+    }
+}
+
+/// How the first line of a CSA file starts.
+const CSA_STARTS: [&str; 7] = ["V2", "V3", "PI", "P1", "N+", "N-", "$"];
+/// How the first line of a file of USI positions starts.
+const USI_STARTS: [&str; 3] = ["position", "sfen", "startpos"];
 
 /// Whether `name` ends in `suffix` (ASCII), letters compared case-insensitively.
 fn ends_with_ignoring_case(name: &str, suffix: &str) -> bool {
@@ -100,8 +174,9 @@ pub struct ReadError {
     pub format: Option<RecordFormat>,
     /// 1-based line of the file.
     pub line: usize,
-    /// 1-based column where known: characters in a USI line, bytes for undecodable
-    /// bytes; `None` for a CSA or KIF/KI2 error (their readers place by line).
+    /// 1-based column where known: characters in a USI line or a bad CSA board row,
+    /// bytes for undecodable bytes; else `None` (the CSA and KIF/KI2 readers place by
+    /// line).
     pub column: Option<usize>,
     /// What is wrong.
     pub kind: ReadErrorKind,
@@ -308,6 +383,59 @@ mod tests {
         let bare = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n";
         assert_eq!(detect("a.sfen", bare), RecordFormat::Kif);
         assert!(read_records("a.sfen", bare.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn sniff_tells_records_from_position_lines_by_content() {
+        let rec = |f| Content::Record(f);
+        // By the name: a record whatever the first line.
+        assert_eq!(sniff("a.KIF", b"startpos"), rec(RecordFormat::Kif));
+        assert_eq!(sniff("a.ki2u", b""), rec(RecordFormat::Kif));
+        assert_eq!(sniff("a.csa", b"8k/9 b - 1"), rec(RecordFormat::Csa));
+        // By the first line, for any other name and for stdin.
+        for name in ["p3.txt", "p3.bod", "-", "problems"] {
+            for first in [
+                "後手の持駒：なし",
+                "手合割：平手",
+                "  ９ ８ ７ ６ ５ ４ ３ ２ １",
+                "+---------------------------+",
+                "| ・ ・ ・ ・v玉 ・ ・ ・ ・|一",
+                "▲７六歩 △３四歩",
+            ] {
+                assert_eq!(
+                    sniff(name, first.as_bytes()),
+                    rec(RecordFormat::Kif),
+                    "{first}"
+                );
+            }
+            let sjis = encode_shift_jis("後手の持駒：なし").unwrap();
+            assert_eq!(sniff(name, &sjis), rec(RecordFormat::Kif));
+            for first in ["V2.2", "PI", "P1 *  * ", "N+sente", "$EVENT:x"] {
+                assert_eq!(
+                    sniff(name, first.as_bytes()),
+                    rec(RecordFormat::Csa),
+                    "{first}"
+                );
+            }
+            for first in [
+                "8k/9/8P/9/9/9/9/9/9 b G 1",
+                "詰1\t8k/9/8P/9/9/9/9/9/9 b G 1",
+                "position startpos moves 7g7f",
+                "startpos",
+                "sfen 8k/9/8P/9/9/9/9/9/9 b G 1",
+                "junk",
+                "",
+            ] {
+                assert_eq!(sniff(name, first.as_bytes()), Content::Positions, "{first}");
+            }
+            // Neither UTF-8 nor Shift_JIS: a position line that the list reports.
+            assert_eq!(sniff(name, b"\xff\xfe"), Content::Positions);
+        }
+        // Comment and blank lines do not decide.
+        for skipped in ["", "  ", "# Source: x", "'CSA comment", "\u{feff}#KIF"] {
+            assert!(is_skipped_line(skipped.as_bytes()), "{skipped:?}");
+        }
+        assert!(!is_skipped_line(b"8k/9/8P/9/9/9/9/9/9 b G 1"));
     }
 
     #[test]

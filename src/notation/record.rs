@@ -239,9 +239,19 @@ pub enum RecordErrorKind {
     /// An unknown 手合割.
     #[error("unknown 手合割 {0:?}")]
     UnknownHandicap(String),
-    /// A bad board-diagram line.
+    /// A bad board-diagram line (quoted).
     #[error("bad board diagram line {0:?}")]
     BadBoard(String),
+    /// A board given row by row (a KIF diagram's `|…|一` lines, CSA's `P1`…`P9`)
+    /// that is not each of the nine rows once with nine squares, at `column` where
+    /// known (CSA).
+    #[error("{error}")]
+    BoardRow {
+        /// The 1-based character column in the line, where known.
+        column: Option<usize>,
+        /// What is wrong.
+        error: BoardRowError,
+    },
     /// A bad hand (持駒) field.
     #[error("bad hand {0:?}")]
     BadHand(String),
@@ -283,6 +293,35 @@ pub enum RecordErrorKind {
     Empty,
 }
 
+/// What is wrong with a board given row by row: each of the nine ranks must be given
+/// once, with nine squares (a KIF diagram's `|…|一` rows, CSA's `P1`…`P9`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum BoardRowError {
+    /// A rank given a second time, first at line `first`: the rows would overwrite
+    /// each other.
+    #[error("rank {rank} is given twice (first on line {first})")]
+    Repeated {
+        /// The rank, 1–9 (一–九, `P1`–`P9`).
+        rank: u8,
+        /// The line of its first row.
+        first: usize,
+    },
+    /// A row holding more than nine squares.
+    #[error("rank {rank} has more than nine squares")]
+    TooLong {
+        /// The rank, 1–9.
+        rank: u8,
+    },
+    /// Rows are given but not this one: the board would have an empty rank the
+    /// record never wrote.
+    #[error("the board has no row for rank {rank} (every rank 1 to 9 must be given)")]
+    Missing {
+        /// The first rank missing, 1–9.
+        rank: u8,
+    },
+}
+
 /// A record error with its 1-based line number.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("line {line}: {kind}")]
@@ -294,13 +333,16 @@ pub struct RecordError {
 }
 
 impl RecordError {
-    /// The 1-based byte column in the line, known for undecodable bytes
-    /// ([`RecordErrorKind::Encoding`], [`RecordErrorKind::Binary`]) only.
+    /// The 1-based column in the line where known: the byte of undecodable bytes
+    /// ([`RecordErrorKind::Encoding`], [`RecordErrorKind::Binary`],
+    /// [`RecordErrorKind::TruncatedUtf8`]), the character of a bad CSA board row
+    /// ([`RecordErrorKind::BoardRow`]).
     pub fn column(&self) -> Option<usize> {
         match self.kind {
             RecordErrorKind::Encoding(b)
             | RecordErrorKind::Binary(b)
             | RecordErrorKind::TruncatedUtf8(b) => Some(b),
+            RecordErrorKind::BoardRow { column, .. } => column,
             _ => None,
         }
     }

@@ -35,7 +35,7 @@ pub enum SfenErrorKind {
     #[error("rank {0} has fewer than 9 squares")]
     RankTooShort(u8),
     /// Not nine ranks.
-    #[error("the board has {0} ranks, expected 9")]
+    #[error("the board has {0} rank{s}, expected 9", s = if *.0 == 1 { "" } else { "s" })]
     WrongRankCount(usize),
     /// `+` before a piece that does not promote, or at the end.
     #[error("'+' must precede a promotable piece")]
@@ -635,6 +635,18 @@ mod tests {
         ] {
             assert_eq!(read_usi_position(text).unwrap_err().kind, kind, "{text}");
         }
+    }
+
+    #[test]
+    fn the_rank_count_is_singular_for_one() {
+        assert_eq!(
+            SfenErrorKind::WrongRankCount(1).to_string(),
+            "the board has 1 rank, expected 9"
+        );
+        assert_eq!(
+            SfenErrorKind::WrongRankCount(8).to_string(),
+            "the board has 8 ranks, expected 9"
+        );
     }
 
     #[test]

@@ -29,13 +29,22 @@ impl MateBounds {
 impl fmt::Display for MateBounds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(l) = self.mate_within {
-            write!(f, "mate within {l} plies")?;
+            write!(f, "mate within {}", plies(l.into()))?;
         }
         if let Some(n) = self.no_mate_within {
             let sep = if self.mate_within.is_some() { ", " } else { "" };
-            write!(f, "{sep}no mate within {n} plies")?;
+            write!(f, "{sep}no mate within {}", plies(n.into()))?;
         }
         Ok(())
+    }
+}
+
+/// `n` plies as words: `1 ply`, `0 plies`, `3 plies`.
+pub fn plies(n: u64) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
     }
 }
 
@@ -322,6 +331,13 @@ mod tests {
         assert_eq!(only_no_mate.to_string(), "no mate within 7 plies");
         c.reset();
         assert!(c.bounds().is_empty());
+        // One ply is singular.
+        let one = MateBounds {
+            mate_within: Some(1),
+            no_mate_within: Some(1),
+        };
+        assert_eq!(one.to_string(), "mate within 1 ply, no mate within 1 ply");
+        assert_eq!(plies(0), "0 plies");
     }
 
     /// A child is stopped with its parent, not the other way round, and keeps its own

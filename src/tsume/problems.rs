@@ -60,6 +60,42 @@ pub fn parse_line(raw: &str, number: usize) -> Option<Problem> {
     })
 }
 
+/// A problem line that is not UTF-8 text: the problem as far as it can be read (its id,
+/// and its SFEN column with each bad byte sequence as U+FFFD), and the 1-based character
+/// column of the first bad byte.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not UTF-8 text")]
+pub struct NotUtf8 {
+    /// The problem as read with the bad bytes replaced.
+    pub problem: Problem,
+    /// The 1-based column (in characters) of the first byte that is not UTF-8.
+    pub column: usize,
+}
+
+/// One line of a problem file as bytes (line `number`, 1-based): [`parse_line`] when it
+/// is UTF-8; `None` for a blank or `#` line.
+///
+/// # Errors
+/// [`NotUtf8`] for a problem line that is not UTF-8: it is answered as a problem that
+/// cannot be read, not skipped.
+pub fn parse_line_bytes(raw: &[u8], number: usize) -> Option<Result<Problem, NotUtf8>> {
+    match std::str::from_utf8(raw) {
+        Ok(text) => parse_line(text, number).map(Ok),
+        Err(e) => {
+            let column = String::from_utf8_lossy(&raw[..e.valid_up_to()])
+                .chars()
+                .count()
+                + 1;
+            let text = String::from_utf8_lossy(raw);
+            let mut problem = parse_line(&text, number)?;
+            if problem.id.contains('\u{fffd}') {
+                problem.id = format!("line-{number}");
+            }
+            Some(Err(NotUtf8 { problem, column }))
+        }
+    }
+}
+
 /// `# Source:` lines of a file.
 pub fn sources(text: &str) -> Vec<String> {
     text.lines()
@@ -86,6 +122,33 @@ mod tests {
         let p = parse_line(" 詰1 \t 8k/9/8P/9/9/9/9/9/9 b G 1", 7).unwrap();
         assert_eq!((p.line, p.column), (7, 7));
         assert_eq!(sources(t), vec!["x"]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_problem_in_error() {
+        let sfen = "8k/9/8P/9/9/9/9/9/9 b G 1";
+        // UTF-8 lines read as text lines do; blank and comment lines are none.
+        let ok = format!("z\t{sfen}");
+        assert_eq!(
+            parse_line_bytes(ok.as_bytes(), 3),
+            Some(Ok(parse_line(&ok, 3).unwrap()))
+        );
+        assert_eq!(parse_line_bytes(b"  ", 1), None);
+        assert_eq!(parse_line_bytes(b"# \xff", 1), None);
+        // A bare bad line: `line-N`, the column of the first bad byte.
+        let e = parse_line_bytes(b"\xff\xfe", 2).unwrap().unwrap_err();
+        assert_eq!(
+            (e.problem.id.as_str(), e.problem.line, e.column),
+            ("line-2", 2, 1)
+        );
+        // An id kept, the column counted in characters (歩 is one).
+        let raw = [b"\xe6\xad\xa9\t8k/9\xff".as_slice()].concat();
+        let e = parse_line_bytes(&raw, 5).unwrap().unwrap_err();
+        assert_eq!((e.problem.id.as_str(), e.column), ("歩", 7));
+        assert_eq!(e.problem.sfen, "8k/9\u{fffd}");
+        // A bad byte in the id: the id is `line-N`.
+        let e = parse_line_bytes(b"a\xff\tx", 4).unwrap().unwrap_err();
+        assert_eq!((e.problem.id.as_str(), e.column), ("line-4", 2));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::rules::Position;
 use crate::tsume::problems::Problem;
 use crate::tsume::{load_problem, Outcome, SolverOptions};
 use cert_paths::CertificatePaths;
-use problems::{problems_of, unreadable};
+use problems::{problems_of, unreadable, Entry};
 use progress::Progress;
 use render::Answer;
 use solve::{defender_hand, solve_and_certify, solver_options};
@@ -26,11 +26,13 @@ use tally::{no_problems, Tally};
 /// Arguments of `shogi-lab tsume`.
 #[derive(Debug, clap::Args)]
 pub struct TsumeArgs {
-    /// A SFEN (quoted) or a USI position: `sfen <SFEN>`, `position sfen <SFEN> moves …`,
-    /// `[position] startpos moves …` (the position after the moves is the problem; a bad move
-    /// is an error naming its number); a KIF/KI2/CSA record (e.g. a BOD tsume diagram; hands
-    /// as written there); a file with one SFEN or USI position per line (`id<TAB>…` allowed,
-    /// `#` comments); or `-` for stdin (the same lines).
+    /// A SFEN (quoted) or a USI position: `sfen <SFEN>`, `startpos`, `position sfen <SFEN>
+    /// moves …`, `[position] startpos moves …` (the position after the moves is the problem;
+    /// a bad move is an error naming its number); a KIF/KI2/CSA record file (e.g. a BOD tsume
+    /// diagram; hands as written there; each game of a CSA file of several is a problem,
+    /// `PATH#1`, `PATH#2`, …); a file with one SFEN or USI position per line (`id<TAB>…`
+    /// allowed, `#` comments); or `-` for stdin (a record or such lines). A file of any name
+    /// and stdin are told a record or a list by their content.
     pub input: String,
     /// Node limit per problem (reproducible, unlike --time).
     #[arg(long)]
@@ -120,7 +122,8 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         Some(path) => {
             if problems.total.is_some_and(|n| n > 1) && std::path::Path::new(&a.input).is_file() {
                 // A file is read again, whole: every id is checked before the first solve.
-                CertificatePaths::check_ids(path, problems_of(&a.input, a.ply, None)?.0.iter)?;
+                let all = problems_of(&a.input, a.ply, None)?.0.iter;
+                CertificatePaths::check_ids(path, all.map(|e| e.map(|e| e.problem().clone())))?;
             }
             Some(CertificatePaths::new(path, problems.total)?)
         }
@@ -138,18 +141,24 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
         tally: Tally::default(),
     };
     let defender = defender_hand(&a, hands_given);
-    for p in problems.iter {
-        let p = &p?;
+    for entry in problems.iter {
         session.tally.read();
-        match load_problem(&p.sfen, defender) {
-            Ok(pos) => session.solve(p, &pos)?,
-            Err(e) => {
-                let err = unreadable(&problems.origin, problems.located, p, &e);
-                // Printed as it comes, not through the bar.
-                emit(render::unreadable(p, &err, a.json));
-                session.tally.unreadable(err);
-            }
-        }
+        let (p, err) = match entry? {
+            Entry::Ready(p) => match load_problem(&p.sfen, defender) {
+                Ok(pos) => {
+                    session.solve(&p, &pos)?;
+                    continue;
+                }
+                Err(e) => {
+                    let err = unreadable(&problems.origin, problems.located, &p, &e);
+                    (p, err)
+                }
+            },
+            Entry::Unreadable(p, err) => (p, err),
+        };
+        // Printed as it comes, not through the bar.
+        emit(render::unreadable(&p, &err, a.json));
+        session.tally.unreadable(err);
     }
     session.progress.finish();
     session.tally.finish(problems.total, &problems.origin)

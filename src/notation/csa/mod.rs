@@ -48,6 +48,72 @@ mod tests {
         }
     }
 
+    /// A board given by `P1`…`P9` rows: every rank once, nine squares each. A missing
+    /// row, a repeated one or a tenth square is refused at its line and column (the
+    /// tsume problem would otherwise change silently); the valid forms still read.
+    #[test]
+    fn board_rows_are_nine_of_nine() {
+        use crate::notation::record::BoardRowError;
+        let row = |r: u8| match r {
+            1 => "P1 *  *  *  *  *  *  *  * -OU\n".to_string(),
+            3 => "P3 *  *  *  *  *  *  *  * +FU\n".to_string(),
+            r => format!("P{r} *  *  *  *  *  *  *  *  * \n"),
+        };
+        let board = |ranks: &[u8]| -> String { ranks.iter().map(|&r| row(r)).collect() };
+        let tail = "P+00KI\nP-00AL\n+\n";
+        let all: Vec<u8> = (1..=9).collect();
+        let good = format!("{}{tail}", board(&all));
+        assert_eq!(read_csa(&good).unwrap().len(), 1);
+        // PI, P+/P- placements alone, and rows whose last blanks are trimmed still read.
+        assert!(read_csa("PI\n+\n").is_ok());
+        assert!(read_csa("P-11OU\nP+13FU00KI\nP-00AL\n+\n").is_ok());
+        assert!(read_csa(&good.replace(" * \n", " *\n")).is_ok());
+        let board_error = |text: &str| {
+            let e = read_csa(text).unwrap_err();
+            match e.kind {
+                RecordErrorKind::BoardRow { error, .. } => (e.line, e.column(), error),
+                other => panic!("{other:?}"),
+            }
+        };
+        // P5 missing: at the row after the gap (P6, line 5).
+        let no_p5 = format!("{}{tail}", board(&[1, 2, 3, 4, 6, 7, 8, 9]));
+        assert_eq!(
+            board_error(&no_p5),
+            (5, Some(1), BoardRowError::Missing { rank: 5 })
+        );
+        // P9 missing: at the last row given.
+        let no_p9 = format!("{}{tail}", board(&[1, 2, 3, 4, 5, 6, 7, 8]));
+        assert_eq!(
+            board_error(&no_p9),
+            (8, Some(1), BoardRowError::Missing { rank: 9 })
+        );
+        // P4 twice: the second is refused (the first held a rook).
+        let rook = "P4 *  *  *  *  *  *  * -HI * \n";
+        let twice = format!(
+            "{}{rook}{}{tail}",
+            board(&[1, 2, 3]),
+            board(&[4, 5, 6, 7, 8, 9])
+        );
+        assert_eq!(
+            board_error(&twice),
+            (5, Some(1), BoardRowError::Repeated { rank: 4, first: 4 })
+        );
+        // A tenth square: at its column (30), after a `,` statement too.
+        let tenth = good.replace("+FU\n", "+FU+HI\n");
+        assert_eq!(
+            board_error(&tenth),
+            (3, Some(30), BoardRowError::TooLong { rank: 3 })
+        );
+        let after_comma = good.replace("P3 ", "V2.2,P3 ").replace("+FU\n", "+FU+HI\n");
+        assert_eq!(board_error(&after_comma).1, Some(35));
+        // Trailing blanks after the ninth square are no tenth one.
+        assert!(read_csa(&good.replace("+FU\n", "+FU   \n")).is_ok());
+        // A row after the position was complete is refused, not ignored.
+        let late = format!("{good}P5 *  *  *  * -HI *  *  *  * \n");
+        let e = read_csa(&late).unwrap_err();
+        assert_eq!(e.line, 13, "{e}");
+    }
+
     /// Issue 15: floodgate writes `'*` comments after `,` on statement lines.
     #[test]
     fn comma_comments_are_read() {

@@ -6,7 +6,7 @@ use super::cerr;
 use super::codes::{color_of, csa_square, kind_of};
 use super::read::Game;
 use crate::notation::kif::position_from_setup;
-use crate::notation::record::RecordError;
+use crate::notation::record::{BoardRowError, RecordError, RecordErrorKind};
 use crate::notation::sfen::{parse_setup, STARTPOS};
 use crate::rules::{Color, Piece, Setup, Square};
 
@@ -44,8 +44,39 @@ pub(super) fn row_rank(s: &str) -> Option<u8> {
     }
 }
 
-/// Row `rank` of the board: nine cells ` * ` or `+FU`, file 9 first.
-pub(super) fn board_row(g: &mut Game, ln: usize, rank: u8, cells: &str) -> Result<(), RecordError> {
+/// Row `rank` of the board: nine cells ` * ` or `+FU`, file 9 first; `col` is the
+/// 1-based column of the row's `P` in line `ln`.
+///
+/// # Errors
+/// A row given twice, a row after the position was complete, a tenth square, a short
+/// row, a bad cell.
+pub(super) fn board_row(
+    g: &mut Game,
+    ln: usize,
+    col: usize,
+    rank: u8,
+    cells: &str,
+) -> Result<(), RecordError> {
+    let row_error = |column: usize, error: BoardRowError| RecordError {
+        line: ln,
+        kind: RecordErrorKind::BoardRow {
+            column: Some(column),
+            error,
+        },
+    };
+    if g.pos.is_some() {
+        return Err(cerr(
+            ln,
+            format!("row P{rank} after the position was complete (its side to move or first move was read)"),
+        ));
+    }
+    if let Some(first) = g.row_lines[rank as usize - 1] {
+        return Err(row_error(col, BoardRowError::Repeated { rank, first }));
+    }
+    // The cells start after `P1`; a tenth cell is an error, not dropped.
+    if cells.len() > 27 && !cells[27..].trim().is_empty() {
+        return Err(row_error(col + 2 + 27, BoardRowError::TooLong { rank }));
+    }
     // Trailing blanks of the last " * " may have been trimmed.
     let row = format!("{cells:<27}");
     let row = row.as_str();
@@ -70,8 +101,33 @@ pub(super) fn board_row(g: &mut Game, ln: usize, rank: u8, cells: &str) -> Resul
             Some(Piece::new(c, k))
         };
     }
-    g.rows_seen |= 1 << rank;
+    g.row_lines[rank as usize - 1] = Some(ln);
     Ok(())
+}
+
+/// The first rank missing from a board given by `P1`…`P9` rows (`row_lines`: the
+/// line of each rank's row), located at the row that follows the gap, else at the
+/// last row given; `None` when no row or all nine are given.
+fn missing_row(row_lines: &[Option<usize>; 9]) -> Option<RecordError> {
+    if row_lines.iter().all(Option::is_none) || row_lines.iter().all(Option::is_some) {
+        return None;
+    }
+    let rank = row_lines.iter().position(Option::is_none)?;
+    let line = row_lines[rank..]
+        .iter()
+        .flatten()
+        .next()
+        .or_else(|| row_lines.iter().flatten().max())
+        .copied()?;
+    Some(RecordError {
+        line,
+        kind: RecordErrorKind::BoardRow {
+            column: Some(1),
+            error: BoardRowError::Missing {
+                rank: rank as u8 + 1,
+            },
+        },
+    })
 }
 
 /// `P+`/`P-` followed by pieces like `5152KI00FU00AL`: on the board, in hand
@@ -123,10 +179,13 @@ pub(super) fn side(g: &mut Game, ln: usize, s: &str) -> Result<(), RecordError> 
 /// first move or end command, or the end of the game).
 ///
 /// # Errors
-/// No position was given, or it is illegal.
+/// No position was given, its `P1`…`P9` rows lack a rank, or it is illegal.
 pub(super) fn ensure_position(g: &mut Game, ln: usize) -> Result<(), RecordError> {
     if g.pos.is_some() {
         return Ok(());
+    }
+    if let Some(e) = missing_row(&g.row_lines) {
+        return Err(e);
     }
     let mut setup = g.setup.take().ok_or_else(|| {
         cerr(

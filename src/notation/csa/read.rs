@@ -15,8 +15,8 @@ pub(super) struct Game {
     pub(super) headers: Vec<(String, String)>,
     /// The initial position being built by `PI`, `P1`…`P9` and `P+`/`P-`.
     pub(super) setup: Option<Setup>,
-    /// The ranks given by `P1`…`P9` rows, a bit per rank.
-    pub(super) rows_seen: u16,
+    /// The line of each rank's `P1`…`P9` row, rank 1 first.
+    pub(super) row_lines: [Option<usize>; 9],
     /// The side given the pieces placed nowhere (`P+00AL`/`P-00AL`).
     pub(super) rest_to: Option<Color>,
     /// The side to move, from a `+`/`-` line.
@@ -35,7 +35,7 @@ impl Game {
         Game {
             headers: Vec::new(),
             setup: None,
-            rows_seen: 0,
+            row_lines: [None; 9],
             rest_to: None,
             side: None,
             pos: None,
@@ -79,8 +79,13 @@ pub fn read_csa(text: &str) -> Result<Vec<Record>, RecordError> {
                 None => (line, None),
             },
         };
+        let mut at = 0;
         for stmt in code.split(',') {
-            statement(&mut g, ln, stmt)?;
+            // The 1-based character column of the statement's first non-blank.
+            let lead = stmt.len() - stmt.trim_start().len();
+            let col = line[..at + lead].chars().count() + 1;
+            statement(&mut g, ln, col, stmt)?;
+            at += stmt.len() + 1;
         }
         if let Some(c) = comment.and_then(|c| c.strip_prefix('*')) {
             match g.moves.last_mut() {
@@ -104,7 +109,8 @@ pub fn read_csa(text: &str) -> Result<Vec<Record>, RecordError> {
 /// Reads one statement of line `ln`, sending it to its concept. The order of
 /// the tests matters: `V…` is a version whatever follows, `PI` is not a row,
 /// `P+`/`P-` after the first move is no placement, `+`/`-` alone is the side.
-fn statement(g: &mut Game, ln: usize, s: &str) -> Result<(), RecordError> {
+/// `col` is the 1-based character column where `s` starts in its line.
+fn statement(g: &mut Game, ln: usize, col: usize, s: &str) -> Result<(), RecordError> {
     let s = s.trim();
     if s.is_empty() || s.starts_with('V') {
         return Ok(());
@@ -116,11 +122,17 @@ fn statement(g: &mut Game, ln: usize, s: &str) -> Result<(), RecordError> {
         return header(g, ln, s);
     }
     if let Some(rest) = s.strip_prefix("PI") {
+        if g.pos.is_some() {
+            return Err(cerr(
+                ln,
+                "PI after the position was complete (its side to move or first move was read)",
+            ));
+        }
         g.setup = Some(pi_setup(ln, rest)?);
         return Ok(());
     }
     if let Some(rank) = row_rank(s) {
-        return board_row(g, ln, rank, &s[2..]);
+        return board_row(g, ln, col, rank, &s[2..]);
     }
     if (s.starts_with("P+") || s.starts_with("P-")) && g.pos.is_none() {
         return placement(g, ln, s);

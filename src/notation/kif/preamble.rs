@@ -6,7 +6,7 @@ use super::diagram::{parse_bod_row, parse_hand};
 use super::err;
 use super::handicap::handicap_setup;
 use super::numbers::kanji_number;
-use crate::notation::record::{RecordError, RecordErrorKind};
+use crate::notation::record::{BoardRowError, RecordError, RecordErrorKind};
 use crate::rules::{ByColor, Color, Hand, Piece, PieceKind, Position, Rules, Setup, Square};
 
 /// What the header part has said so far.
@@ -17,7 +17,10 @@ pub(super) struct Preamble {
     /// The 手合割 and its line.
     handicap: Option<(usize, String)>,
     board: Option<[Option<Piece>; 81]>,
-    rows_seen: [bool; 9],
+    /// The line of each rank's `|…|一` row, rank 1 first.
+    row_lines: [Option<usize>; 9],
+    /// The first line of the diagram: a hand, the file numbers, a border or a row.
+    diagram_start: Option<usize>,
     /// Per color: not given, `Some(None)` for 残り全部, or the hand.
     hands: ByColor<Option<Option<Hand>>>,
     side: Option<Color>,
@@ -29,12 +32,13 @@ impl Preamble {
     /// Reads one line of the header part (`line` as written, `t` trimmed).
     pub(super) fn read_line(&mut self, ln: usize, line: &str, t: &str) -> Result<(), RecordError> {
         if line.starts_with('|') {
+            self.diagram_start.get_or_insert(ln);
             return self.read_board_row(ln, line, t);
         }
-        if t.starts_with('+') && t.trim_matches(['+', '-']).is_empty() {
-            return Ok(());
-        }
-        if t.chars().all(|c| "１２３４５６７８９ 　".contains(c)) {
+        if (t.starts_with('+') && t.trim_matches(['+', '-']).is_empty())
+            || t.chars().all(|c| "１２３４５６７８９ 　".contains(c))
+        {
+            self.diagram_start.get_or_insert(ln);
             return Ok(());
         }
         match t {
@@ -68,12 +72,21 @@ impl Preamble {
     fn read_board_row(&mut self, ln: usize, line: &str, t: &str) -> Result<(), RecordError> {
         let (rank, row) =
             parse_bod_row(line).ok_or_else(|| err(ln, RecordErrorKind::BadBoard(t.into())))?;
+        if let Some(first) = self.row_lines[rank as usize - 1] {
+            return Err(err(
+                ln,
+                RecordErrorKind::BoardRow {
+                    column: None,
+                    error: BoardRowError::Repeated { rank, first },
+                },
+            ));
+        }
         let b = self.board.get_or_insert([None; 81]);
         for (i, pc) in row.iter().enumerate() {
             let sq = Square::new(9 - i as u8, rank).expect("file/rank in range");
             b[sq.index()] = *pc;
         }
-        self.rows_seen[rank as usize - 1] = true;
+        self.row_lines[rank as usize - 1] = Some(ln);
         Ok(())
     }
 
@@ -85,6 +98,7 @@ impl Preamble {
             _ => None,
         };
         if let Some(c) = hand_of {
+            self.diagram_start.get_or_insert(ln);
             let h = parse_hand(v).map_err(|_| err(ln, RecordErrorKind::BadHand(v.into())))?;
             self.hands[c] = Some(h);
         } else if k == "手合割" {
@@ -105,21 +119,31 @@ impl Preamble {
     ///
     /// # Errors
     /// A diagram without nine rows, an unknown 手合割 (at its own line), both
-    /// hands 残り全部, or an illegal position.
+    /// hands 残り全部 (at `ln`), or an illegal position; a diagram's rows and its
+    /// illegal position at the diagram's first line, the rest at `ln`.
     pub(super) fn initial_position(&self, ln: usize) -> Result<Position, RecordError> {
-        let mut setup = self.board_setup(ln)?;
+        let at = match self.board {
+            Some(_) => self.diagram_start.unwrap_or(ln),
+            None => ln,
+        };
+        let mut setup = self.board_setup(at)?;
         setup.hands = self.hands_for(&setup, ln)?;
-        position_from_setup(setup).map_err(|k| err(ln, k))
+        position_from_setup(setup).map_err(|k| err(at, k))
     }
 
     /// The diagram's board and side, else the 手合割's position (平手 if none).
     fn board_setup(&self, ln: usize) -> Result<Setup, RecordError> {
         match self.board {
             Some(b) => {
-                if self.rows_seen.iter().any(|s| !s) {
+                if let Some(rank) = self.row_lines.iter().position(Option::is_none) {
                     return Err(err(
                         ln,
-                        RecordErrorKind::BadBoard("the diagram does not have nine rows".into()),
+                        RecordErrorKind::BoardRow {
+                            column: None,
+                            error: BoardRowError::Missing {
+                                rank: rank as u8 + 1,
+                            },
+                        },
                     ));
                 }
                 Ok(Setup {
