@@ -21,7 +21,7 @@ use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
-use crate::tsume::{load_problem, Control, DefenderHand, MateBounds, Outcome, Phase};
+use crate::tsume::{load_problem, plies, Control, DefenderHand, MateBounds, Outcome, Phase};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -628,12 +628,15 @@ impl<W: Write> Engine<W> {
                             "this line is not one of longest defences"
                         };
                         format!(
-                            "the shortest mate is proven to have {} plies, but {why}",
-                            n + 2
+                            "the shortest mate is proven to have {}, but {why}",
+                            plies(u64::from(n) + 2)
                         )
                     }
                     (Some(false), Some(n)) => {
-                        format!("not proven shortest: {cut}; no mate within {n} plies")
+                        format!(
+                            "not proven shortest: {cut}; no mate within {}",
+                            plies(n.into())
+                        )
                     }
                     (Some(false), None) => format!("not proven shortest: {cut}"),
                     (None, _) => {
@@ -641,8 +644,8 @@ impl<W: Write> Engine<W> {
                     }
                 };
                 self.say(&format!(
-                    "info string mate in {} plies ({how})",
-                    r.line.len()
+                    "info string mate in {} ({how})",
+                    plies(r.line.len() as u64)
                 ))?;
                 if yozume_nodes > 0 {
                     let msg = if r.alternatives.is_empty() {
@@ -685,7 +688,8 @@ impl<W: Write> Engine<W> {
                 // A stop during the line walk: the mate is proven, its line was not read.
                 Some(l) if stopped => {
                     self.say(&format!(
-                        "info string mate within {l} plies proven; stopped before its line was read"
+                        "info string mate within {} proven; stopped before its line was read",
+                        plies(l.into())
                     ))?;
                     Ok(no_answer.to_string())
                 }

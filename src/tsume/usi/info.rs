@@ -2,7 +2,7 @@
 //! and the score and principal variation of a proven mate.
 
 use crate::rules::Move;
-use crate::tsume::{MateBounds, Phase};
+use crate::tsume::{plies, MateBounds, Phase};
 use std::borrow::Cow;
 use std::time::Duration;
 
@@ -77,7 +77,10 @@ pub fn bounds(b: MateBounds) -> Option<String> {
 pub fn phase(phase: Phase, b: MateBounds) -> Option<String> {
     match phase {
         Phase::Line => Some(match b.mate_within {
-            Some(l) => format!("info string reading the line (mate within {l} plies proven)"),
+            Some(l) => format!(
+                "info string reading the line (mate within {} proven)",
+                plies(l.into())
+            ),
             None => "info string reading the line".to_string(),
         }),
         Phase::Yozume => {
