@@ -22,6 +22,8 @@ pub(super) struct Answer<'a> {
     pub(super) solve_ms: f64,
     /// Where the certificate was written, if asked for.
     pub(super) cert_path: Option<&'a Path>,
+    /// A certificate file that could not be written (the error goes to stderr).
+    pub(super) unwritten: Option<&'a Path>,
 }
 
 impl Answer<'_> {
@@ -153,7 +155,14 @@ fn certificate_line(a: &Answer) -> Option<String> {
     let cert = a.cert;
     let path = a
         .cert_path
-        .map(|p| format!("  {}", p.display()))
+        .map(|p| {
+            let not = if a.unwritten == Some(p) {
+                " (not written)"
+            } else {
+                ""
+            };
+            format!("  {}{not}", p.display())
+        })
         .unwrap_or_default();
     match cert.certified {
         Some(true) => Some(format!(
@@ -169,7 +178,9 @@ fn certificate_line(a: &Answer) -> Option<String> {
     }
 }
 
-/// A proven-shortest mate's length certificate: mate within L, none within L − 2.
+/// A proven-shortest mate's length certificate: mate within L, none within L − 2; its own
+/// extraction and check times (those of the certificate line above are the plain
+/// certificate's), a failed attempt's too.
 fn length_certificate_line(a: &Answer, count_futile: bool) -> Option<String> {
     let cert = a.cert;
     match (cert.shortest_certified, a.plies()) {
@@ -186,7 +197,10 @@ fn length_certificate_line(a: &Answer, count_futile: bool) -> Option<String> {
             cert.length_ms.0,
             cert.length_ms.1,
         )),
-        (Some(false), _) => Some("  shortest NOT certified (reason on stderr)".into()),
+        (Some(false), _) => Some(format!(
+            "  shortest NOT certified (reason on stderr)  cpu ms: extraction {:.1} check {:.1}",
+            cert.length_ms.0, cert.length_ms.1,
+        )),
         _ => None,
     }
 }
