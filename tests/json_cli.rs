@@ -191,6 +191,18 @@ fn every_subcommand_speaks_the_vocabulary() {
     let shown = &run(&["show", "startpos", "--json"])[0];
     assert_eq!(perft["sfen"], shown["sfen"]);
     assert!(shown["last_move"].is_null() && shown["svg"].is_null());
+    // A version-4 length certificate beside a plain one (version 1, `cert` above).
+    let plain = dir.join("l.jsonl");
+    run(&[
+        "tsume",
+        "8k/9/8P/9/9/9/9/9/9 b G 1",
+        "--json",
+        "--certificate",
+        plain.to_str().unwrap(),
+    ]);
+    let length = dir.join("l.length.jsonl");
+    let v1 = &run(&["check-certificate", cert.to_str().unwrap(), "--json"])[0];
+    assert!(v1["length"].is_null() && v1["futile"].is_null(), "{v1}");
     // One result type, one key set: absent values are null, not missing keys.
     let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
     let same_keys = [
@@ -220,6 +232,10 @@ fn every_subcommand_speaks_the_vocabulary() {
         (
             vec!["tsume", "8k/9/8P/9/9/9/9/9/9 b G 1", "--json"],
             vec!["tsume", "8k/9/9/9/9/9/9/9/9 b G 1", "--json"],
+        ),
+        (
+            vec!["check-certificate", cert.to_str().unwrap(), "--json"],
+            vec!["check-certificate", length.to_str().unwrap(), "--json"],
         ),
     ];
     for (a, b) in &same_keys {

@@ -735,6 +735,32 @@ fn length_tampering_is_rejected_naming_the_node() {
     let mut t = ls.clone();
     t[r + 1]["budget"] = (len - 3).into();
     assert_rejected_at(&t, r, "a root budget below L - 2");
+    // The messages give plain numbers and words (no Rust `Some(…)`/`None`).
+    assert_eq!(
+        check_text(&render(&t), None).unwrap_err().to_string(),
+        format!(
+            "node {r}: nomate_root has budget {}, but length {len} needs a budget of at least {}",
+            len - 3,
+            len - 2
+        )
+    );
+    // The mate graph's root (the same position, no budget) as the bounded graph's root.
+    let mut t = ls.clone();
+    t[0]["nomate_root"] = 0.into();
+    assert_eq!(
+        check_text(&render(&t), None).unwrap_err().to_string(),
+        format!(
+            "node 0: nomate_root has no budget, but length {len} needs a budget of at least {}",
+            len - 2
+        )
+    );
+    // A header claiming a shallower mate graph than it has.
+    let mut t = ls.clone();
+    t[0]["plies"] = (len - 2).into();
+    assert_eq!(
+        check_text(&render(&t), None).unwrap_err().to_string(),
+        format!("node 0: plies {} but the longest path is {len}", len - 2)
+    );
 
     // A bounded graph whose root is another position: the mate graph's first child.
     let mut t = ls.clone();

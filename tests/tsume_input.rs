@@ -478,31 +478,6 @@ fn certificate_ids_must_be_distinct_plain_file_names() {
 }
 
 #[test]
-fn an_unwritable_certificate_path_is_a_one_line_input_error() {
-    // The default mode writes the length certificate first, beside PATH: its write fails.
-    let tmp = TempDir::new("tsume-unwritable");
-    let path = tmp.join("missing").join("c.jsonl");
-    let length = tmp.join("missing").join("c.length.jsonl");
-    let why = std::fs::write(&length, "").unwrap_err();
-    let o = run(&[
-        "tsume",
-        "8k/9/8P/9/9/9/9/9/9 b G 1",
-        "--certificate",
-        &path.display().to_string(),
-    ]);
-    one_error(&o, &format!("{}: {why}", length.display()));
-    // With --count-futile the one certificate is PATH itself.
-    let o = run(&[
-        "tsume",
-        "8k/9/8P/9/9/9/9/9/9 b G 1",
-        "--count-futile",
-        "--certificate",
-        &path.display().to_string(),
-    ]);
-    one_error(&o, &format!("{}: {why}", path.display()));
-}
-
-#[test]
 fn an_input_without_problems_is_an_error() {
     let tmp = TempDir::new("tsume-empty");
     let file = tmp.file("empty.sfen", b"# only a comment\n\n");

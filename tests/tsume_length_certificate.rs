@@ -337,7 +337,7 @@ fn futility_witness_tampering_is_rejected_naming_the_node() {
     let mut t = ls.clone();
     let i = at(&t, "P*5e");
     t[d]["futile"].as_array_mut().unwrap().remove(i);
-    assert_rejected_at(&t, n, "defender replies missing");
+    assert_rejected_at(&t, n, "defender replies missing: P*5e");
 
     // A recapture not by the checker: the tokin takes on 2b (a legal capture that checks).
     assert_rejected_at(

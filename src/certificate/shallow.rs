@@ -106,7 +106,7 @@ fn test_position(d: &mut Position, r: Move, c: Move) -> Result<Position, String>
     let kind = kind.ok_or_else(|| format!("{r} left no piece on {}", r.to()))?;
     let attacker = !defender;
     if !setup.hands[attacker].has(kind) {
-        return Err(format!("{c} captured no {kind:?}"));
+        return Err(format!("{c} captured no {}", kind.letter()));
     }
     setup.hands[attacker] = setup.hands[attacker].remove(kind);
     setup.hands[defender] = setup.hands[defender].add(kind);

@@ -7,8 +7,9 @@ use super::{emit, Failure};
 use crate::certificate::check_text;
 use crate::output::tsume::CertificateCheckOut;
 use crate::rules::Position;
-use crate::tsume::certificate::CertifyError;
+use crate::tsume::certificate::{Certified, CertifyError};
 use crate::tsume::{load_problem, DefenderHand};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `shogi-lab check-certificate`.
@@ -60,7 +61,7 @@ pub fn run_check(a: CheckArgs) -> Result<(), Failure> {
                     "valid: {}{}{} ({} nodes, {:.1} ms)",
                     c.result,
                     c.plies
-                        .map(|p| format!(" in at most {p} plies"))
+                        .map(|p| format!(" in at most {}", crate::tsume::plies(p.into())))
                         .unwrap_or_default(),
                     c.length
                         .map(|l| format!(
@@ -100,13 +101,32 @@ fn problem_position(sfen: &str) -> Result<Position, Failure> {
     })
 }
 
-/// A certification that could not finish, as the CLI reports it: a certificate that
-/// cannot be written is bad input (exit 2, `PATH: reason`), anything else internal (exit 3).
-pub(crate) fn certify_failure(e: CertifyError) -> Failure {
-    match e {
-        CertifyError::Write { path, error } => {
-            InputError::new(Origin::File(path.display().to_string()), error).into()
+/// A certification as the CLI reports it: what it gave ([`Certified`]), with the failure
+/// that ends the run once the answer is printed when a certificate accepted in-process
+/// could not be written (output not written: exit 3, `--certificate PATH: cannot write
+/// FILE: reason`, `option_path` being the option's value); a certificate that could not
+/// be rendered is an internal failure at once (exit 3).
+///
+/// # Errors
+/// The rendering failure.
+pub(crate) fn certified_or_failure(
+    r: Result<Certified, CertifyError>,
+    option_path: &Path,
+) -> Result<(Certified, Option<(PathBuf, Failure)>), Failure> {
+    match r {
+        Ok(c) => Ok((c, None)),
+        Err(CertifyError::Write {
+            path,
+            error,
+            certified,
+        }) => {
+            let failure = Failure::internal(format!(
+                "--certificate {}: cannot write {}: {error}",
+                option_path.display(),
+                path.display()
+            ));
+            Ok((*certified, Some((path, failure))))
         }
-        e => Failure::internal(e),
+        Err(e) => Err(Failure::internal(e)),
     }
 }

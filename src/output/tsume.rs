@@ -130,12 +130,11 @@ pub struct CertificateCheckOut {
     pub result: String,
     /// For a mate: the longest path of the proof graph (plies); `null` for a no-mate.
     pub plies: Option<u32>,
-    /// Version 2: the certified shortest length L (mate within L, no mate within L − 2).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Versions 2 to 4: the certified shortest length L (mate within L, no mate within
+    /// L − 2); `null` for version 1.
     pub length: Option<u32>,
     /// With a length: `"counted"` (version 2, every reply counts) or `"uncounted"`
-    /// (version 4, the 無駄合 convention of the default mode).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// (versions 3 and 4, the 無駄合 convention of the default mode); `null` without.
     pub futile: Option<&'static str>,
     /// Nodes of the certificate.
     pub nodes: usize,

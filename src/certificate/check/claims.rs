@@ -42,16 +42,18 @@ pub(super) fn nomate_root(
     if x.keys[ri] != x.keys[root_ix] {
         return Err(invalid(r, "nomate_root is not the root's position"));
     }
-    match x.budgets[ri] {
-        Some(b) if b + 2 >= l => Ok(Some(ri)),
-        b => Err(invalid(
-            r,
-            format!(
-                "nomate_root budget {b:?}, but length {l} needs at least {}",
-                l - 2
-            ),
-        )),
-    }
+    let budget = match x.budgets[ri] {
+        Some(b) if b + 2 >= l => return Ok(Some(ri)),
+        Some(b) => format!("budget {b}"),
+        None => "no budget".to_string(),
+    };
+    Err(invalid(
+        r,
+        format!(
+            "nomate_root has {budget}, but length {l} needs a budget of at least {}",
+            l - 2
+        ),
+    ))
 }
 
 /// The mate graph's `depth` is the header's `plies` and at most its length.
@@ -61,9 +63,10 @@ pub(super) fn nomate_root(
 pub(super) fn depth(depth: u32, h: &Header) -> Result<(), CheckError> {
     let (root, plies) = (h.root, h.plies);
     if Some(depth) != plies {
+        let plies = plies.map_or_else(|| "null".to_string(), |p| p.to_string());
         return Err(invalid(
             root,
-            format!("plies {plies:?} but the longest path is {depth}"),
+            format!("plies {plies} but the longest path is {depth}"),
         ));
     }
     if let Some((l, _)) = h.length {

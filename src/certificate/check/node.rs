@@ -54,15 +54,18 @@ impl Listed {
         }
     }
 
-    /// Up to three generated moves that are not listed, named on failure.
-    fn missing(&self) -> Vec<String> {
-        self.all
+    /// Up to three generated moves that are not listed, named on failure (USI, spaced;
+    /// `…` after them when more are missing).
+    fn missing(&self) -> String {
+        let missing: Vec<String> = self
+            .all
             .moves
             .iter()
             .filter(|&&m| !self.listed.contains(m))
-            .take(3)
             .map(|m| m.to_string())
-            .collect()
+            .collect();
+        let more = if missing.len() > 3 { " …" } else { "" };
+        format!("{}{more}", missing[..missing.len().min(3)].join(" "))
     }
 }
 
@@ -271,7 +274,7 @@ fn check_count(n: &Node, p: &Position, moves: usize, listed: &Listed) -> Result<
             if !all {
                 return Err(invalid(
                     id,
-                    format!("defender replies missing: {:?}", listed.missing()),
+                    format!("defender replies missing: {}", listed.missing()),
                 ));
             }
             if moves == 0 && !attacked(p) {
@@ -279,10 +282,7 @@ fn check_count(n: &Node, p: &Position, moves: usize, listed: &Listed) -> Result<
             }
         }
         (false, true) if !all => {
-            return Err(invalid(
-                id,
-                format!("checks missing: {:?}", listed.missing()),
-            ))
+            return Err(invalid(id, format!("checks missing: {}", listed.missing())))
         }
         (false, false) if moves != 1 => {
             return Err(invalid(

@@ -12,6 +12,7 @@ mod render;
 mod solve;
 mod tally;
 
+use super::certificate::certified_or_failure;
 use super::{emit, Failure};
 use crate::rules::Position;
 use crate::tsume::problems::Problem;
@@ -77,9 +78,11 @@ pub struct TsumeArgs {
     #[arg(long, default_value_t = 0)]
     pub ply: usize,
     /// Write the certificate of every mate and nomate (JSON lines, specs/certificate.md):
-    /// with one problem PATH is the file, with several a directory of `<id>.jsonl` files.
-    /// In the default mode a proven-shortest mate's length certificate (version 4) goes
-    /// beside it, `.length.jsonl` for `.jsonl`.
+    /// with one problem PATH is the file, with several (or a stream: stdin, a pipe) a
+    /// directory of `<id>.jsonl` files. In the default mode a proven-shortest mate's length
+    /// certificate (version 4) goes beside it, `.length.jsonl` for `.jsonl`. Checked before
+    /// solving: an existing file must be a regular one (a symbolic link is written
+    /// through), its directory must exist.
     #[arg(long, value_name = "PATH")]
     pub certificate: Option<std::path::PathBuf>,
     /// Skip the in-process certificate check (`"certified": null`); certificates asked
@@ -120,12 +123,18 @@ pub fn run(a: TsumeArgs) -> Result<(), Failure> {
     }
     let cert_paths = match &a.certificate {
         Some(path) => {
+            // The default mode's proven-shortest mates get a length certificate beside.
+            let length = !a.count_futile && !a.any_mate;
             if problems.total.is_some_and(|n| n > 1) && std::path::Path::new(&a.input).is_file() {
                 // A file is read again, whole: every id is checked before the first solve.
                 let all = problems_of(&a.input, a.ply, None)?.0.iter;
-                CertificatePaths::check_ids(path, all.map(|e| e.map(|e| e.problem().clone())))?;
+                CertificatePaths::check_ids(
+                    path,
+                    length,
+                    all.map(|e| e.map(|e| e.problem().clone())),
+                )?;
             }
-            Some(CertificatePaths::new(path, problems.total)?)
+            Some(CertificatePaths::new(path, problems.total, length)?)
         }
         None => None,
     };
@@ -178,6 +187,10 @@ impl Session<'_> {
     /// Solves problem `p` (loaded as `pos`), certifies the answer (the certificate
     /// written where `--certificate` says), prints it (after the board with `--show`),
     /// and counts it.
+    ///
+    /// # Errors
+    /// A bad certificate path for `p` (exit 2, before solving); after the answer is
+    /// printed, a certificate that could not be written (exit 3).
     fn solve(&mut self, p: &Problem, pos: &Position) -> Result<(), Failure> {
         let a = self.args;
         if a.show && !a.json {
@@ -197,6 +210,9 @@ impl Session<'_> {
             a.certificate_nodes.map(|n| n as usize),
             |c| progress.searching(&p.id, c),
         )?;
+        let option_path = a.certificate.as_deref().unwrap_or(std::path::Path::new(""));
+        let (cert, unwritten) = certified_or_failure(cert, option_path)?;
+        let cert = cert.with_cap_hint("--certificate-nodes");
         // Under --max-plies a refutation is proven: "no mate within N plies" answers the
         // question asked (README's exit-code rule: a proved negative answer exits 0).
         let refuted = r.outcome == Outcome::Unknown
@@ -213,6 +229,7 @@ impl Session<'_> {
             cert: &cert,
             solve_ms,
             cert_path,
+            unwritten: unwritten.as_ref().map(|(file, _)| file.as_path()),
         };
         for msg in render::warnings(&answer) {
             self.progress.warn(msg);
@@ -223,7 +240,14 @@ impl Session<'_> {
             render::text(&answer, a)
         });
         self.progress.advance(&p.id, r.outcome);
-        Ok(())
+        match unwritten {
+            // The answer is out; a certificate that could not be written ends the run.
+            Some((_, failure)) => {
+                self.progress.finish();
+                Err(failure)
+            }
+            None => Ok(()),
+        }
     }
 }
 

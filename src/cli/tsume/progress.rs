@@ -67,7 +67,7 @@ impl Progress {
     }
 
     /// Removes the bar.
-    pub(super) fn finish(self) {
+    pub(super) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }

@@ -8,7 +8,7 @@ use crate::output::tsume::TsumeOut;
 use crate::rules::{Move, Position};
 use crate::tsume::certificate::Certified;
 use crate::tsume::problems::Problem;
-use crate::tsume::{Outcome, SolveResult};
+use crate::tsume::{plies, Outcome, SolveResult};
 use std::path::Path;
 
 /// A problem solved: what the renderers read.
@@ -22,6 +22,8 @@ pub(super) struct Answer<'a> {
     pub(super) solve_ms: f64,
     /// Where the certificate was written, if asked for.
     pub(super) cert_path: Option<&'a Path>,
+    /// A certificate file that could not be written (the error goes to stderr).
+    pub(super) unwritten: Option<&'a Path>,
 }
 
 impl Answer<'_> {
@@ -102,7 +104,8 @@ fn mate_lines(a: &Answer) -> Vec<String> {
             match (r.shortest, r.no_mate_within, r.mate_within) {
                 (Some(true), _, _) => " (shortest)".to_string(),
                 (Some(false), Some(low), Some(l)) if l <= low + 2 => format!(
-                    " (the shortest mate is proven to have {l} plies; this line is not one of longest defences)"
+                    " (the shortest mate is proven to have {}; this line is not one of longest defences)",
+                    plies(l.into())
                 ),
                 (Some(false), _, _) => " (shortest not proven within limits)".to_string(),
                 (None, _, _) => String::new(),
@@ -132,15 +135,16 @@ fn within_lines(a: &Answer) -> Vec<String> {
     let r = a.result;
     let mut lines = Vec::new();
     if let Some(n) = r.no_mate_within {
-        lines.push(format!("  no mate within {n} plies"));
+        lines.push(format!("  no mate within {}", plies(n.into())));
     }
     match r.mate_within {
         Some(l) if r.outcome == Outcome::Mate && a.plies() != Some(usize::from(l)) => {
-            lines.push(format!("  mate within {l} plies (proven)"));
+            lines.push(format!("  mate within {} (proven)", plies(l.into())));
         }
         Some(l) if r.outcome == Outcome::Unknown => {
             lines.push(format!(
-                "  mate within {l} plies (proven; its line could not be read within the limits)"
+                "  mate within {} (proven; its line could not be read within the limits)",
+                plies(l.into())
             ));
         }
         _ => {}
@@ -153,7 +157,14 @@ fn certificate_line(a: &Answer) -> Option<String> {
     let cert = a.cert;
     let path = a
         .cert_path
-        .map(|p| format!("  {}", p.display()))
+        .map(|p| {
+            let not = if a.unwritten == Some(p) {
+                " (not written)"
+            } else {
+                ""
+            };
+            format!("  {}{not}", p.display())
+        })
         .unwrap_or_default();
     match cert.certified {
         Some(true) => Some(format!(
@@ -169,12 +180,15 @@ fn certificate_line(a: &Answer) -> Option<String> {
     }
 }
 
-/// A proven-shortest mate's length certificate: mate within L, none within L − 2.
+/// A proven-shortest mate's length certificate: mate within L, none within L − 2; its own
+/// extraction and check times (those of the certificate line above are the plain
+/// certificate's), a failed attempt's too.
 fn length_certificate_line(a: &Answer, count_futile: bool) -> Option<String> {
     let cert = a.cert;
     match (cert.shortest_certified, a.plies()) {
         (Some(true), Some(n)) => Some(format!(
-            "  shortest certified: mate within {n} plies, no mate within {}{}  {} nodes  {} bytes  cpu ms: extraction {:.1} check {:.1}",
+            "  shortest certified: mate within {}, no mate within {}{}  {} nodes  {} bytes  cpu ms: extraction {:.1} check {:.1}",
+            plies(n as u64),
             n.saturating_sub(2),
             if count_futile {
                 ""
@@ -186,7 +200,10 @@ fn length_certificate_line(a: &Answer, count_futile: bool) -> Option<String> {
             cert.length_ms.0,
             cert.length_ms.1,
         )),
-        (Some(false), _) => Some("  shortest NOT certified (reason on stderr)".into()),
+        (Some(false), _) => Some(format!(
+            "  shortest NOT certified (reason on stderr)  cpu ms: extraction {:.1} check {:.1}",
+            cert.length_ms.0, cert.length_ms.1,
+        )),
         _ => None,
     }
 }

@@ -2,10 +2,9 @@
 //! certified on a thread of its own.
 
 use super::TsumeArgs;
-use crate::cli::certificate::certify_failure;
 use crate::cli::Failure;
 use crate::thread_clock::Stopwatch;
-use crate::tsume::certificate::{certify_answer, Certified};
+use crate::tsume::certificate::{certify_answer, Certified, CertifyError};
 use crate::tsume::{watched, DefenderHand, SearchControl, SolveResult, Solver, SolverOptions};
 use std::path::Path;
 use std::time::Duration;
@@ -40,12 +39,22 @@ pub(super) fn defender_hand(a: &TsumeArgs, hands_given: bool) -> DefenderHand {
     }
 }
 
+/// A problem solved: the answer, its certification (an error holds a certificate not
+/// written, with the answer's [`Certified`]) and the solve's CPU time in ms.
+pub(super) type Solved = (
+    SolveResult<crate::rules::Move>,
+    Result<Certified, CertifyError>,
+    f64,
+);
+
 /// Solves one problem and certifies the answer, on a thread with a deep stack
 /// ([`watched`]: ミクロコスモス needs recursion over 1 500 plies, in the search and in the
 /// extraction); also returns the solve's CPU time in ms (wall clock where the platform
 /// has no thread clock). Meanwhile this thread hands `watch` the search's
 /// [`SearchControl`] (nodes, the bounds on the shortest mate proven so far) every
-/// [`WATCH_PERIOD`] until the solve and its certificate are done.
+/// [`WATCH_PERIOD`] until the solve and its certificate are done. The certification's
+/// error (a file not written: it still holds the answer's [`Certified`]) is the caller's
+/// to report after the answer.
 pub(super) fn solve_and_certify(
     pos: &crate::rules::Position,
     opts: &SolverOptions,
@@ -53,7 +62,7 @@ pub(super) fn solve_and_certify(
     check: bool,
     length_nodes: Option<usize>,
     watch: impl Fn(&SearchControl),
-) -> Result<(SolveResult<crate::rules::Move>, Certified, f64), Failure> {
+) -> Result<Solved, Failure> {
     watched(
         WATCH_PERIOD,
         |control| {
@@ -66,9 +75,7 @@ pub(super) fn solve_and_certify(
             let t = Stopwatch::start();
             let r = solver.solve(pos);
             let solve_ms = t.elapsed_ms();
-            let c = certify_answer(&solver, pos, &r, path, check, length_nodes)
-                .map_err(certify_failure)?
-                .with_cap_hint("--certificate-nodes");
+            let c = certify_answer(&solver, pos, &r, path, check, length_nodes);
             Ok((r, c, solve_ms))
         },
         |c| {

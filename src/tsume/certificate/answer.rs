@@ -20,13 +20,17 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CertifyError {
-    /// A certificate the checker accepted could not be written to `path`.
+    /// A certificate the checker accepted could not be written to `path`. The
+    /// certification went on without it: `certified` is all of it (the answer stands,
+    /// and a front end still reports it), the other file, if any, written.
     #[error("{}: {error}", path.display())]
     Write {
-        /// The file.
+        /// The file (the first that could not be written).
         path: PathBuf,
         /// Why (shown in this error's message, so not its `source`).
         error: std::io::Error,
+        /// What certifying the answer gave, this file unwritten.
+        certified: Box<Certified>,
     },
     /// The certificate could not be rendered as JSON lines (an internal failure).
     #[error("certificate: {0}")]
@@ -57,15 +61,18 @@ pub struct Certified {
     pub length_nodes: usize,
     /// Bytes of the length certificate.
     pub length_bytes: usize,
-    /// Of `extract_ms` and `check_ms`: the length certificate's share (ms).
+    /// The length certificate's own extraction and check times, ms (as `extract_ms`;
+    /// a failed attempt's too), not counted in `extract_ms` and `check_ms`.
     pub length_ms: (f64, f64),
     /// Certificate nodes (0 when none was extracted).
     pub nodes: usize,
     /// Certificate bytes (JSON lines).
     pub bytes: usize,
-    /// Extraction time, ms (CPU time of the thread where the platform gives it, else wall).
+    /// The certificate's extraction time, ms (CPU time of the thread where the platform
+    /// gives it, else wall): the plain certificate's own, or with `--count-futile` the
+    /// version-2 length certificate's, which is the certificate then.
     pub extract_ms: f64,
-    /// Check time, ms (as `extract_ms`; 0 when skipped).
+    /// The certificate's check time, ms (as `extract_ms`; 0 when skipped).
     pub check_ms: f64,
 }
 
@@ -86,8 +93,9 @@ impl Certified {
 
 /// Extracts the certificate of `result` from `solver` (which just solved `root`),
 /// checks it in-process with the independent checker when `check` is set and, with
-/// `path`, writes it there atomically. A certificate the checker rejects is not
-/// written; an answer that cannot be certified gets `certified: Some(false)` and a
+/// `path`, writes it there atomically ([`write_atomically`]: through a symbolic link,
+/// never over a file that is not a regular one). A certificate the checker rejects is
+/// not written; an answer that cannot be certified gets `certified: Some(false)` and a
 /// reason, never a wrong certificate. `unknown` answers give `certified: None`. The
 /// solver's control, if any, is marked certifying ([`SearchControl::is_certifying`]),
 /// and its stop request ends the extraction: what was not certified by then stays
@@ -99,8 +107,9 @@ impl Certified {
 /// [`SearchControl::is_certifying`]: crate::tsume::SearchControl::is_certifying
 ///
 /// # Errors
-/// [`CertifyError::Write`] when `path` cannot be written, [`CertifyError::Render`]
-/// when the certificate cannot be rendered.
+/// [`CertifyError::Write`] when a file cannot be written: the certification goes on
+/// without it (the other file is still written) and the error holds what it gave;
+/// [`CertifyError::Render`] when the certificate cannot be rendered.
 pub fn certify_answer(
     solver: &Solver<Position>,
     root: &Position,
@@ -110,15 +119,73 @@ pub fn certify_answer(
     length_nodes: Option<usize>,
 ) -> Result<Certified, CertifyError> {
     let mut out = Certified::default();
-    if result.outcome == Outcome::Unknown || (!check && path.is_none()) {
-        return Ok(out);
+    let mut files = Files {
+        path,
+        unwritten: None,
+    };
+    certify_into(
+        &mut out,
+        &mut files,
+        solver,
+        root,
+        result,
+        check,
+        length_nodes,
+    )?;
+    match files.unwritten {
+        None => Ok(out),
+        Some((path, error)) => Err(CertifyError::Write {
+            path,
+            error,
+            certified: Box::new(out),
+        }),
+    }
+}
+
+/// Where an answer's certificates go (`path`: the certificate, its length certificate
+/// beside it), and the first file that could not be written.
+struct Files<'a> {
+    path: Option<&'a Path>,
+    unwritten: Option<(PathBuf, std::io::Error)>,
+}
+
+impl Files<'_> {
+    /// Writes `text`, the certificate or (`length`) the length certificate beside it,
+    /// when a path was given; a failure is remembered and the work goes on.
+    fn write(&mut self, length: bool, text: &str) {
+        let Some(p) = self.path else {
+            return;
+        };
+        let p = if length {
+            length_path(p)
+        } else {
+            p.to_path_buf()
+        };
+        if let Err(e) = write_atomically(&p, text) {
+            self.unwritten.get_or_insert((p, e));
+        }
+    }
+}
+
+/// [`certify_answer`]'s work: fills `out` and writes to `files`.
+fn certify_into(
+    out: &mut Certified,
+    files: &mut Files,
+    solver: &Solver<Position>,
+    root: &Position,
+    result: &SolveResult<Move>,
+    check: bool,
+    length_nodes: Option<usize>,
+) -> Result<(), CertifyError> {
+    if result.outcome == Outcome::Unknown || (!check && files.path.is_none()) {
+        return Ok(());
     }
     if let Some(c) = &solver.options().control {
         c.0.set_certifying();
     }
     // A proven-shortest mate: first the certificate of its length claim (version 2
     // counting every reply, version 4 in the default mode; it proves the mate too),
-    // else the plain one.
+    // else the plain one. Each certificate's times are its own.
     if result.outcome == Outcome::Mate && result.shortest == Some(true) {
         let t = Stopwatch::start();
         let cert = match length_nodes {
@@ -127,7 +194,7 @@ pub fn certify_answer(
                 .map_err(|e| ExtractError::Memory(e.to_string()))
                 .and_then(|l| extract_length_with(solver, root, result, l)),
         };
-        out.extract_ms += t.elapsed_ms();
+        out.length_ms.0 = t.elapsed_ms();
         match cert {
             Ok(cert) => {
                 let text = render(&cert)?;
@@ -136,9 +203,8 @@ pub fn certify_answer(
                 // length certificate can hold millions of nodes).
                 drop(cert);
                 let want = u32::try_from(result.line.len()).ok();
-                let checked_before = out.check_ms;
-                let verdict = check_into(&mut out, &text, root, check, |c| c.length == want);
-                out.length_ms = (out.extract_ms, out.check_ms - checked_before);
+                let (verdict, check_ms) = check_text_if(&text, root, check, |c| c.length == want);
+                out.length_ms.1 = check_ms;
                 match verdict {
                     Ok(()) if !solver.options().count_futile => {
                         // The default mode: the version-4 file proves the length under the
@@ -147,9 +213,7 @@ pub fn certify_answer(
                         out.shortest_certified = check.then_some(true);
                         out.length_nodes = cert_nodes;
                         out.length_bytes = text.len();
-                        if let Some(p) = path {
-                            write(&length_path(p), &text)?;
-                        }
+                        files.write(true, &text);
                     }
                     Ok(()) => {
                         out.shortest_certified = check.then_some(true);
@@ -158,10 +222,10 @@ pub fn certify_answer(
                         out.length_bytes = text.len();
                         out.nodes = cert_nodes;
                         out.bytes = text.len();
-                        if let Some(p) = path {
-                            write(p, &text)?;
-                        }
-                        return Ok(out);
+                        out.extract_ms = out.length_ms.0;
+                        out.check_ms = out.length_ms.1;
+                        files.write(false, &text);
+                        return Ok(());
                     }
                     Err(why) => {
                         out.shortest_certified = Some(false);
@@ -173,7 +237,7 @@ pub fn certify_answer(
                 // Neither certified nor refuted: the caller stopped the work.
                 out.length_reason = Some(e.to_string());
                 out.reason = Some(e.to_string());
-                return Ok(out);
+                return Ok(());
             }
             Err(e) => {
                 out.shortest_certified = Some(false);
@@ -184,35 +248,35 @@ pub fn certify_answer(
     }
     let t = Stopwatch::start();
     let cert = extract(solver, root, result);
-    out.extract_ms += t.elapsed_ms();
+    out.extract_ms = t.elapsed_ms();
     let cert = match cert {
         Ok(c) => c,
         Err(e) if e.is_stopped() => {
             out.reason = Some(e.to_string());
-            return Ok(out);
+            return Ok(());
         }
         Err(e) => {
             out.certified = Some(false);
             out.reason = Some(format!("no certificate: {e}"));
-            return Ok(out);
+            return Ok(());
         }
     };
     let text = render(&cert)?;
     out.nodes = cert.nodes.len();
     out.bytes = text.len();
     drop(cert);
-    if let Err(why) = check_into(&mut out, &text, root, check, |_| true) {
+    let (verdict, check_ms) = check_text_if(&text, root, check, |_| true);
+    out.check_ms = check_ms;
+    if let Err(why) = verdict {
         out.certified = Some(false);
         out.reason = Some(why);
-        return Ok(out);
+        return Ok(());
     }
     if check {
         out.certified = Some(true);
     }
-    if let Some(p) = path {
-        write(p, &text)?;
-    }
-    Ok(out)
+    files.write(false, &text);
+    Ok(())
 }
 
 /// Where the default mode's length certificate (version 4) goes beside the plain
@@ -229,34 +293,26 @@ fn render(cert: &Certificate) -> Result<String, CertifyError> {
         .map_err(|e| CertifyError::Render(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
 }
 
-/// Writes an accepted certificate's `text` to `path` ([`write_atomically`]).
-fn write(path: &Path, text: &str) -> Result<(), CertifyError> {
-    write_atomically(path, text).map_err(|error| CertifyError::Write {
-        path: path.to_path_buf(),
-        error,
-    })
-}
-
-/// With `check`, runs the independent checker on `text` (adding its time to
-/// `out.check_ms`) and requires `claims` of what it proved; `Err` says why not.
-fn check_into(
-    out: &mut Certified,
+/// With `check`, runs the independent checker on `text` and requires `claims` of what
+/// it proved (`Err` says why not); also returns the check's time in ms (0 without it).
+fn check_text_if(
     text: &str,
     root: &Position,
     check: bool,
     claims: impl Fn(&Checked) -> bool,
-) -> Result<(), String> {
+) -> (Result<(), String>, f64) {
     if !check {
-        return Ok(());
+        return (Ok(()), 0.0);
     }
     let t = Stopwatch::start();
     let verdict = check_text(text, Some(root));
-    out.check_ms += t.elapsed_ms();
-    match verdict {
+    let ms = t.elapsed_ms();
+    let verdict = match verdict {
         Ok(c) if claims(&c) => Ok(()),
         Ok(_) => Err("the checked certificate proves another length".into()),
         Err(e) => Err(format!("the checker rejected the certificate: {e}")),
-    }
+    };
+    (verdict, ms)
 }
 
 #[cfg(test)]
@@ -315,18 +371,81 @@ mod tests {
     }
 
     #[test]
-    fn an_unwritable_path_is_a_write_error_naming_it() {
+    fn an_unwritable_path_is_a_write_error_naming_it_and_holding_the_answer() {
         let (solver, pos, r) = solved();
         let dir = temp_dir("unwritable");
         let path = dir.join("missing").join("a.jsonl");
         let e = certify_answer(&solver, &pos, &r, Some(&path), true, None).unwrap_err();
         let msg = e.to_string();
-        assert!(matches!(&e, CertifyError::Write { path: p, .. } if p == &length_path(&path)));
         assert!(
             msg.starts_with(&format!("{}: ", length_path(&path).display())),
             "{msg}"
         );
         assert!(!msg.contains('\n'));
+        // The first file that failed is named; the answer's certification is all there.
+        let CertifyError::Write {
+            path: p, certified, ..
+        } = e
+        else {
+            panic!("{msg}")
+        };
+        assert_eq!(p, length_path(&path));
+        assert_eq!(
+            (certified.certified, certified.shortest_certified),
+            (Some(true), Some(true))
+        );
+        assert!(certified.nodes > 0 && certified.length_nodes > 0);
         std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_does_not_stop_the_other() {
+        let (solver, pos, r) = solved();
+        let dir = temp_dir("half");
+        let path = dir.join("a.jsonl");
+        // A directory where the length certificate goes: refused, kept; the plain one
+        // is still written.
+        std::fs::create_dir_all(length_path(&path)).expect("dir");
+        let e = certify_answer(&solver, &pos, &r, Some(&path), true, None).unwrap_err();
+        assert!(
+            matches!(&e, CertifyError::Write { path: p, .. } if p == &length_path(&path)),
+            "{e}"
+        );
+        assert!(length_path(&path).is_dir());
+        let plain = std::fs::read_to_string(&path).expect("plain certificate written");
+        check_text(&plain, Some(&pos)).expect("plain accepted");
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn each_certificate_reports_its_own_times() {
+        // cases.sfen's futile-only-with-budget (mate in 5): its length certificate (two
+        // graphs, witnesses) costs more than its plain one. The times of the two
+        // certificates are measured apart, so together they fit in the whole call;
+        // before, the plain certificate's times included the length certificate's.
+        let pos = load_problem(
+            "9/1k7/9/B2+R5/N8/9/9/9/9 b Lrb4g4s3n3l18p 1",
+            DefenderHand::AsGiven,
+        )
+        .expect("problem");
+        let mut solver = Solver::try_new(SolverOptions {
+            memory_mib: 16,
+            ..SolverOptions::default()
+        })
+        .expect("solver");
+        let r = solver.solve(&pos);
+        assert_eq!(r.shortest, Some(true));
+        let t = Stopwatch::start();
+        let c = certify_answer(&solver, &pos, &r, None, true, None).expect("certified");
+        let whole = t.elapsed_ms();
+        assert_eq!(
+            (c.certified, c.shortest_certified),
+            (Some(true), Some(true))
+        );
+        let parts = c.extract_ms + c.check_ms + c.length_ms.0 + c.length_ms.1;
+        assert!(
+            parts <= whole,
+            "{parts} ms in parts, {whole} ms in all: {c:?}"
+        );
     }
 }

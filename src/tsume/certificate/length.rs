@@ -41,7 +41,7 @@ pub fn extract_length_with(
         .ok_or_else(|| stuck(root, "line too long"))?;
     let part = |claim: &'static str, b: u16| {
         move |e| ExtractError::Part {
-            part: format!("{claim} graph within {b} plies"),
+            part: format!("{claim} graph within {}", crate::tsume::plies(b.into())),
             failure: Box::new(e),
         }
     };

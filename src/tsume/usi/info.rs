@@ -34,7 +34,7 @@ const ROMAJI: [(&str, &str); 19] = [
 /// A line as the GUI gets it: printable ASCII only. USI fixes no encoding, and clients
 /// decode engine output in the system's code page (cshogi uses the locale's, cp932 on
 /// Japanese Windows, where UTF-8 text can fail to decode): the engine's Japanese terms
-/// are romanised ([`ROMAJI`]), any other character outside printable ASCII (echoed
+/// are romanised (`ROMAJI`), any other character outside printable ASCII (echoed
 /// input included: an escape sequence, a NUL) is written as `\u{…}`.
 pub fn ascii(line: &str) -> Cow<'_, str> {
     if line.bytes().all(|b| (0x20..0x7f).contains(&b)) {

@@ -258,7 +258,7 @@ impl Extractor<'_> {
                 let within = if cb == UNBOUNDED {
                     String::new()
                 } else {
-                    format!(" within {cb} plies")
+                    format!(" within {}", crate::tsume::plies(cb.into()))
                 };
                 Err(stuck(
                     pos,
