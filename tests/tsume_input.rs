@@ -270,7 +270,7 @@ fn the_text_answer_is_one_line_per_fact() {
   usi   G*1b
   余詰  G*2b
   certified  N nodes  N bytes  cpu ms: solve N extraction N check N
-  shortest certified: mate within 1 plies, no mate within 0 (無駄合 not counted)  N nodes  N bytes  cpu ms: extraction N check N
+  shortest certified: mate within 1 ply, no mate within 0 (無駄合 not counted)  N nodes  N bytes  cpu ms: extraction N check N
   nodes N  plays N  time N s"
     );
     // Unchecked, the certificate's line names where it was written; no 余詰 line without --alt-nodes.
