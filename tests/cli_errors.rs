@@ -454,3 +454,21 @@ fn perft_depths_are_bounded() {
         .unwrap()
         .contains("\"nodes\":900"));
 }
+
+/// `show --svg`: a path that cannot take a file is bad input (exit 2, before anything is
+/// written); a write that fails where the path could take one is output that could not be
+/// written (exit 3, README's exit codes).
+#[test]
+fn show_svg_bad_paths_and_failed_writes() {
+    let dir = TempDir::new("show-svg");
+    let missing = dir.path().join("no-such-dir").join("x.svg");
+    let o = run(&["show", "startpos", "--svg", missing.to_str().unwrap()]);
+    one_line(&o, 2, "no directory");
+    let o = run(&["show", "startpos", "--svg", dir.path().to_str().unwrap()]);
+    one_line(&o, 2, "not a regular file");
+    // /proc takes no new files, whoever runs the test (root included).
+    if std::path::Path::new("/proc/self").exists() {
+        let o = run(&["show", "startpos", "--svg", "/proc/shogi-lab-test.svg"]);
+        one_line(&o, 3, "cannot write");
+    }
+}

@@ -28,14 +28,16 @@ pub struct ShowArgs {
     pub json: bool,
 }
 
-/// Writes `text` to `path` atomically (a temporary file beside it, then a rename).
+/// Writes `text` to `path` atomically (a temporary file beside it, then a rename): a
+/// path that cannot take a file (no such directory, a directory, a FIFO or device) is
+/// bad input (exit 2); a write that fails there is output that could not be written
+/// (exit 3, README's exit codes).
 fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), Failure> {
-    crate::atomic_write::write_atomically(path, text).map_err(|e| {
-        Failure::from(super::error::InputError::new(
-            super::error::Origin::File(path.display().to_string()),
-            e,
-        ))
-    })
+    let named = || super::error::Origin::File(path.display().to_string());
+    crate::atomic_write::target(path)
+        .map_err(|e| Failure::from(super::error::InputError::new(named(), e)))?;
+    crate::atomic_write::write_atomically(path, text)
+        .map_err(|e| Failure::internal(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// The text of `arg` if it names a quantum shogi record file.
