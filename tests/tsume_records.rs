@@ -132,6 +132,14 @@ fn a_diagram_is_a_record_whatever_the_name_and_on_stdin() {
             ("line-3".to_string(), "mate".to_string())
         ]
     );
+    // `show` and `perft` tell a record by its content too.
+    let txt = tmp.file("shown.txt", &bod);
+    let o = run_in(&["show", &txt, "--json"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("\"sfen\":\"{P}\"")), "{out}");
+    let o = run_in(&["perft", &txt, "1"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
 }
 
 #[test]

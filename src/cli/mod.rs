@@ -175,10 +175,22 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// Whether `arg` names a game record file (KIF, KI2, CSA, by its extension) rather
-/// than a position text.
+/// Whether `arg` names a game record file (KIF, KI2, CSA) rather than a position text:
+/// by its extension, or, for any other name, by its first lines
+/// ([`crate::notation::detect::sniff_head`]: a BOD diagram in `p3.txt` is a record).
 pub(crate) fn is_record_file(arg: &str) -> bool {
-    crate::notation::detect::record_extension(arg).is_some() && std::path::Path::new(arg).is_file()
+    use crate::notation::detect::{record_extension, sniff_head, Content};
+    use std::io::Read;
+    let path = std::path::Path::new(arg);
+    if !path.is_file() {
+        return false;
+    }
+    if record_extension(arg).is_some() {
+        return true;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
+    read.is_ok() && matches!(sniff_head(arg, &head), Content::Record(_))
 }
 
 /// The position after `ply` main-line moves of the one record in a KIF/KI2/CSA file (a

@@ -133,6 +133,16 @@ pub fn sniff(name: &str, first: &[u8]) -> Content {
     }
 }
 
+/// [`sniff`] on the start of a file's bytes: its first line that [`is_skipped_line`] does
+/// not skip (a line cut by the end of `head` counts as it is).
+pub fn sniff_head(name: &str, head: &[u8]) -> Content {
+    let first = head
+        .split(|&b| b == b'\n')
+        .find(|l| !is_skipped_line(l))
+        .unwrap_or(&[]);
+    sniff(name, first)
+}
+
 /// How the first line of a CSA file starts.
 const CSA_STARTS: [&str; 7] = ["V2", "V3", "PI", "P1", "N+", "N-", "$"];
 /// How the first line of a file of USI positions starts.
