@@ -472,3 +472,16 @@ fn show_svg_bad_paths_and_failed_writes() {
         one_line(&o, 3, "cannot write");
     }
 }
+
+/// `place --count` of a set whose count passes 2^64 (P18N3): no answer (exit 1, one
+/// line), by the search and by the sweep, never a wrapped number with exit 0.
+#[test]
+fn place_counts_past_2_pow_64_are_no_answer() {
+    for extra in [None, Some("--sweep")] {
+        let mut args = vec!["place", "--count", "P18N3"];
+        args.extend(extra);
+        let o = run(&args);
+        one_line(&o, 1, "does not fit in 64 bits");
+        assert!(o.stdout.is_empty(), "{:?}", o.stdout);
+    }
+}

@@ -400,3 +400,20 @@ fn promoted_pawns_maximum_certificate() {
     let one = problem("P10+P8L4N5S4G4K2R2B2", Directions::One);
     assert!(check_placement(&one, &board).is_err());
 }
+
+/// Counts past 2^64 are no answer, never a number wrapped round: the search saturates
+/// (`Count::overflowed`) and the sweep refuses. P18N3 has 35 431 992 821 189 507 720
+/// placements (2^64 + the 16 985 248 747 479 956 104 the search once printed); P18N2's
+/// 3 549 908 191 360 382 448 fit, and the two methods agree on them.
+#[test]
+fn counts_past_2_pow_64_are_flagged_not_wrapped() {
+    use shogi_lab::placement::{sweep_count, SweepError};
+    let big = problem("P18N3", Directions::One);
+    assert!(big.count().overflowed());
+    assert_eq!(sweep_count(&big).unwrap_err(), SweepError::Overflow);
+    let fits = problem("P18N2", Directions::One);
+    let c = fits.count();
+    assert!(!c.overflowed());
+    assert_eq!(c.count, 3_549_908_191_360_382_448);
+    assert_eq!(sweep_count(&fits).unwrap().count, c.count);
+}

@@ -7,6 +7,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+/// The answer to a count that does not fit in 64 bits (search and sweep alike).
+const OVERFLOW: &str = "the count does not fit in 64 bits";
+
 /// Arguments of `shogi-lab place`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("mode").args(["count", "all", "first"])))]
@@ -140,7 +143,9 @@ fn count_by_sweep(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure>
         bar.set_position(done);
     })
     .map_err(|e| match e {
-        crate::placement::SweepError::MemoryLimit { .. } => {
+        // Limits of the tool, not of the input: no answer (exit 1).
+        crate::placement::SweepError::MemoryLimit { .. }
+        | crate::placement::SweepError::Overflow => {
             bar.finish_and_clear();
             Failure::no_answer(e.to_string())
         }
@@ -187,6 +192,11 @@ fn count_by_search(a: &PlaceArgs, p: &Problem, t: Instant) -> Result<(), Failure
         bar.set_position(done);
     });
     bar.finish_and_clear();
+    if c.overflowed() {
+        // The search counts in 64 bits, saturating: a count that does not fit is no
+        // answer (exit 1), never a number wrapped round.
+        return Err(Failure::no_answer(OVERFLOW));
+    }
     let secs = t.elapsed().as_secs_f64();
     if a.json {
         super::emit(to_line(&PlaceCount::search(

@@ -47,6 +47,11 @@ pub fn placement_count(
                 p.count_shard_until(part, &|_, _| {}, &|| c.0.is_stopped())
             })?
             .ok_or_else(interrupted)?;
+            if c.overflowed() {
+                return Err(pyo3::exceptions::PyOverflowError::new_err(
+                    crate::placement::SweepError::Overflow.to_string(),
+                ));
+            }
             PlaceCount::search(&p.set, p.dirs, shard, &c, millis(t.elapsed()))
         }
         "sweep" => {
@@ -57,6 +62,9 @@ pub fn placement_count(
                 // The default limit (half the available memory) was reached.
                 crate::placement::SweepError::MemoryLimit { .. } => {
                     pyo3::exceptions::PyMemoryError::new_err(e.to_string())
+                }
+                crate::placement::SweepError::Overflow => {
+                    pyo3::exceptions::PyOverflowError::new_err(e.to_string())
                 }
                 e => input_error(e),
             })?

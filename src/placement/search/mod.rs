@@ -116,7 +116,8 @@ pub struct Problem {
     pub ranks: u8,
 }
 
-/// Result of counting.
+/// Result of counting. The counts saturate at `u64::MAX` ([`Count::overflowed`]): a count
+/// that does not fit is never reported wrapped around.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Count {
     /// Placements (mirror images counted separately).
@@ -133,7 +134,14 @@ pub struct Count {
 impl Count {
     /// Placements up to left-right mirror symmetry (Burnside: `(count + symmetric) / 2`).
     pub fn up_to_mirror(&self) -> u64 {
-        (self.count + self.symmetric) / 2
+        self.count.saturating_add(self.symmetric) / 2
+    }
+
+    /// Whether the count reached `u64::MAX`: it does not fit in 64 bits (or is exactly
+    /// 2^64 − 1), so it is no answer (P18N3 has 35 431 992 821 189 507 720 placements; the
+    /// sum wrapped round to 16 985 248 747 479 956 104 before it saturated).
+    pub fn overflowed(&self) -> bool {
+        self.count == u64::MAX || self.symmetric == u64::MAX
     }
 }
 
@@ -283,8 +291,8 @@ impl Problem {
                 c
             })
             .reduce(Count::default, |a, b| Count {
-                count: a.count + b.count,
-                symmetric: a.symmetric + b.symmetric,
+                count: a.count.saturating_add(b.count),
+                symmetric: a.symmetric.saturating_add(b.symmetric),
                 nodes: a.nodes + b.nodes,
                 memo_hits: a.memo_hits + b.memo_hits,
             });

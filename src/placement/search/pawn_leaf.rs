@@ -87,7 +87,8 @@ fn multiply(acc: &mut [u64], w: &[u64], stride: usize) {
             if j >= acc.len() {
                 break;
             }
-            out[j] += a * wk;
+            // Saturating: a count past 2^64 − 1 stays there (`Count::overflowed`).
+            out[j] = out[j].saturating_add(a.saturating_mul(wk));
         }
     }
     acc.copy_from_slice(out);

@@ -275,15 +275,18 @@ impl<'a> Searcher<'a> {
         if n.doubled && closed_form && self.memo.is_some() {
             // The lesser of a mirror pair: no more mirror bookkeeping below,
             // every completion counts twice.
-            c.count += 2 * self.raw(n);
+            let raw = self.raw(n);
+            c.count = c.count.saturating_add(raw.saturating_mul(2));
             return;
         }
         if self.is_leaf(&n) {
             if n.doubled {
-                c.count += 2;
+                c.count = c.count.saturating_add(2);
             } else {
-                c.count += 1;
-                c.symmetric += is_mirror_symmetric(&self.placed, self.files) as u64;
+                c.count = c.count.saturating_add(1);
+                c.symmetric = c
+                    .symmetric
+                    .saturating_add(is_mirror_symmetric(&self.placed, self.files) as u64);
             }
             return;
         }
@@ -294,8 +297,12 @@ impl<'a> Searcher<'a> {
                 && is_mirror_symmetric(&self.placed, self.files);
             let (all, sym) =
                 pawn_completions(n.occ, n.att, n.left as usize, symmetric_board, self.files);
-            c.count += if n.doubled { 2 * all } else { all };
-            c.symmetric += sym;
+            c.count = c.count.saturating_add(if n.doubled {
+                all.saturating_mul(2)
+            } else {
+                all
+            });
+            c.symmetric = c.symmetric.saturating_add(sym);
             return;
         }
         let mut kids = arrayvec::ArrayVec::<(Node, Square, Cell), 162>::new();
@@ -347,7 +354,7 @@ impl<'a> Searcher<'a> {
                 // Abandoned: the partial total is not remembered.
                 return total;
             }
-            total += self.raw(child);
+            total = self.raw(child).saturating_add(total);
         }
         if let (Some(m), Some(k)) = (self.memo, key) {
             m.insert(k, total);

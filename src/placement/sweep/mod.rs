@@ -83,7 +83,7 @@ pub enum SweepError {
     #[error("too many short-range pieces for the sweep's state key")]
     TooManyPieces,
     /// The answer does not fit in 64 bits.
-    #[error("the count exceeds 2^64")]
+    #[error("the count does not fit in 64 bits")]
     Overflow,
     /// The layouts and DP states would need more memory than the limit.
     #[error("the sweep needs more than its memory limit of {limit_mib} MiB (long-range layouts and DP states; raise it with --memory, or count with the search)")]
