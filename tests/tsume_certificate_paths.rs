@@ -22,30 +22,11 @@ struct Out {
 }
 
 fn run_with(args: &[&str], stdin: &str) -> Out {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // A run refused before it reads its input may close the pipe first.
-    let written = child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes());
-    assert!(
-        written
-            .as_ref()
-            .map_or_else(|e| e.kind() == std::io::ErrorKind::BrokenPipe, |()| true),
-        "stdin: {written:?}"
-    );
-    let o = child.wait_with_output().expect("the binary ends");
+    let f = support::run_command(Command::new(BIN).args(args), stdin.as_bytes());
     Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: f.code,
+        stdout: String::from_utf8_lossy(&f.stdout).into_owned(),
+        stderr: f.stderr,
     }
 }
 

@@ -77,7 +77,11 @@ pub fn run_command(cmd: &mut std::process::Command, stdin: &[u8]) -> Finished {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A run refused before it reads its input may close the pipe first.
+    let written = child.stdin.take().unwrap().write_all(stdin);
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "stdin: {e}");
+    }
     let o = child.wait_with_output().unwrap();
     Finished {
         code: o.status.code().unwrap_or(-1),
