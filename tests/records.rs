@@ -498,9 +498,9 @@ fn csa_end_commands_and_times_attach_where_read() {
         ("%MATTA", EndWord::Matta),
         ("%HIKIWAKE", EndWord::Draw),
         ("%MAX_MOVES", EndWord::MaxMoves),
-        ("%ERROR", EndWord::Interrupt),
+        ("%ERROR", EndWord::Error),
         // Gote is to move after +7776FU: Gote fouled and lost, or Sente did and Gote won.
-        ("%-ILLEGAL_ACTION", EndWord::IllegalLoss),
+        ("%-ILLEGAL_ACTION", EndWord::IllegalAction),
         ("%+ILLEGAL_ACTION", EndWord::IllegalWin),
         ("%ILLEGAL_ACTION", EndWord::IllegalWin),
     ];
@@ -510,5 +510,17 @@ fn csa_end_commands_and_times_attach_where_read() {
         assert_eq!(end.word, word, "{cmd}");
         assert_eq!(end.time.map(|t| t.this), Some(5), "{cmd}");
         assert_eq!(r.main.moves[0].time.map(|t| t.this), Some(2), "{cmd}");
+        // Written back as CSA, the command is the same (a bare `%ILLEGAL_ACTION` gets
+        // the fouler's sign).
+        let written = if cmd == "%ILLEGAL_ACTION" {
+            "%+ILLEGAL_ACTION"
+        } else {
+            cmd
+        };
+        assert!(
+            write_csa(r).lines().any(|l| l == written),
+            "{cmd}:\n{}",
+            write_csa(r)
+        );
     }
 }

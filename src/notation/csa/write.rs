@@ -97,6 +97,9 @@ pub fn write_csa(rec: &Record) -> String {
             if e.word == EndWord::IllegalWin {
                 // The side to move won because the other side fouled.
                 out.push_str(&format!("%{}{cmd}\n", sign(!pos.side_to_move())));
+            } else if e.word == EndWord::IllegalAction {
+                // The side to move fouled.
+                out.push_str(&format!("%{}{cmd}\n", sign(pos.side_to_move())));
             } else {
                 out.push_str(&format!("%{cmd}\n"));
             }
