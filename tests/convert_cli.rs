@@ -330,3 +330,44 @@ fn what_a_target_cannot_hold_is_noted_once_a_kind() {
         "{csa:?}"
     );
 }
+
+#[test]
+fn floodgate_quote_comments_are_kept_in_csa_and_noted_elsewhere() {
+    let tmp = TempDir::new("convert-cli");
+    let csa = "'CSA encoding=UTF-8\nV2.2\nN+a\nN-b\n'Max_Moves:256\nPI\n+\n'black_rate:a+0123:1500.0\n+7776FU\nT2\n-3334FU\n'between\n+2726FU\n%TORYO\n'summary:toryo:a win:b lose\n'$END_TIME:2024/05/01 12:10:00\n";
+    let f = tmp.file("fg.csa", csa.as_bytes());
+    let o = run(&["convert", "--to", "csa", &f]);
+    let out = stdout(&o);
+    assert_eq!(o.stderr, "");
+    let quoted: Vec<&str> = out.lines().filter(|l| l.starts_with('\'')).collect();
+    assert_eq!(
+        quoted,
+        [
+            "'Max_Moves:256",
+            "'black_rate:a+0123:1500.0",
+            "'between",
+            "'summary:toryo:a win:b lose",
+            "'$END_TIME:2024/05/01 12:10:00",
+        ],
+        "{out}"
+    );
+    // In place: after the move read before it, the trailing ones after %TORYO.
+    assert!(out.contains("-3334FU\n'between\n+2726FU\n"), "{out}");
+    assert!(
+        out.ends_with("%TORYO\n'summary:toryo:a win:b lose\n'$END_TIME:2024/05/01 12:10:00\n"),
+        "{out}"
+    );
+    // Read back, the same text.
+    let again = stdout(&run_in(&["convert", "--to", "csa", "-"], out.as_bytes()));
+    assert_eq!(again, out);
+    for to in ["kif", "jkf", "usi"] {
+        let o = run(&["convert", "--to", to, &f]);
+        assert!(
+            o.stderr
+                .lines()
+                .any(|l| l.ends_with("has no CSA `'` comment lines: 5 dropped")),
+            "{to}: {}",
+            o.stderr
+        );
+    }
+}

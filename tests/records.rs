@@ -80,6 +80,9 @@ fn summarise(rec: &Record) -> String {
         writeln!(out, "header comments: {:?}", rec.header_comments).unwrap();
     }
     writeln!(out, "trailer: {:?}", rec.trailer).unwrap();
+    if !rec.csa_comments.is_empty() {
+        writeln!(out, "csa comments: {:?}", rec.csa_comments).unwrap();
+    }
     out
 }
 
@@ -100,10 +103,13 @@ fn corpus_parses_and_round_trips() {
             for (i, rec) in recs.iter().enumerate() {
                 writeln!(snap, "=== game {}", i + 1).unwrap();
                 snap.push_str(&summarise(rec));
-                // KIF keeps everything (tree, times, comments, headers).
+                // KIF keeps everything (tree, times, comments, headers)…
                 let kif = write_kif(rec, Flavor::Kif);
                 let back = read_kif(&kif).unwrap_or_else(|e| panic!("{}: re-read KIF: {e}\n{kif}", path.display()));
-                assert_eq!(&back, rec, "KIF round trip of {}\n{kif}", path.display());
+                // …but CSA's `'` comment lines (`convert` notes their loss).
+                let mut want = rec.clone();
+                want.csa_comments.clear();
+                assert_eq!(back, want, "KIF round trip of {}\n{kif}", path.display());
                 // KI2 drops times only.
                 let ki2 = write_kif(rec, Flavor::Ki2);
                 let back = read_kif(&ki2).unwrap_or_else(|e| panic!("{}: re-read KI2: {e}\n{ki2}", path.display()));

@@ -196,6 +196,11 @@ pub struct Record {
     pub main: Line,
     /// `#` comment lines after the headers, kept verbatim (written at the end).
     pub trailer: Vec<String>,
+    /// A CSA file's `'` comment lines other than `'*` comments and the `'CSA encoding=`
+    /// line (floodgate's `'Max_Moves:256`, `'black_rate:…`, `'summary:…`), without the
+    /// `'`, each with the number of main-line moves read before it; written back by
+    /// [`write_csa`](super::csa::write_csa) only.
+    pub csa_comments: Vec<(usize, String)>,
 }
 
 impl Record {
@@ -213,6 +218,7 @@ impl Record {
                 summary: None,
             },
             trailer: Vec::new(),
+            csa_comments: Vec::new(),
         }
     }
     /// The main-line moves.

@@ -55,6 +55,7 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
     let mut start_comments = 0;
     let mut hash_lines = 0;
     let mut headers = 0;
+    let mut csa_comments = 0;
     let mut ends: Vec<String> = Vec::new();
     for r in recs {
         // Where branches are dropped, what they hold is counted in their note only.
@@ -79,6 +80,7 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
             .count();
         hash_lines += r.header_comments.len() + r.trailer.len();
         headers += r.headers.len();
+        csa_comments += r.csa_comments.len();
         if let Some(e) = r.main.end {
             let word = match e.word.csa() {
                 Some(c) => format!("%{c}"),
@@ -119,6 +121,9 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
     if only_moves {
         note(t.comments + start_comments, "comments");
         note(headers, "header fields");
+    }
+    if to != Format::Csa {
+        note(csa_comments, "CSA `'` comment lines");
     }
     if only_moves || to == Format::Ki2 {
         note(t.times, "times");
