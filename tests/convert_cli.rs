@@ -371,3 +371,19 @@ fn floodgate_quote_comments_are_kept_in_csa_and_noted_elsewhere() {
         );
     }
 }
+
+#[test]
+fn fractional_csa_times_are_noted_as_truncated() {
+    // floodgate_style.csa has one `T2.5`.
+    for to in ["csa", "jkf"] {
+        let o = run(&["convert", "--to", to, "specs/records/floodgate_style.csa"]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert_eq!(
+            o.stderr,
+            format!("shogi-lab: note: {} is written with whole seconds: 1 CSA time(s) with a fraction (T2.5) truncated\n", to.to_uppercase())
+        );
+    }
+    // Whole seconds: no note.
+    let o = run(&["convert", "--to", "csa", "specs/records/tsume_00AL.csa"]);
+    assert_eq!(o.stderr, "");
+}

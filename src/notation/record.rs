@@ -201,6 +201,9 @@ pub struct Record {
     /// `'`, each with the number of main-line moves read before it; written back by
     /// [`write_csa`](super::csa::write_csa) only.
     pub csa_comments: Vec<(usize, String)>,
+    /// How many CSA V3.0 times had a fraction of a second (`T2.5`): [`MoveTime`] holds
+    /// whole seconds, so they were truncated (`T2`).
+    pub truncated_times: usize,
 }
 
 impl Record {
@@ -219,6 +222,7 @@ impl Record {
             },
             trailer: Vec::new(),
             csa_comments: Vec::new(),
+            truncated_times: 0,
         }
     }
     /// The main-line moves.

@@ -56,6 +56,7 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
     let mut hash_lines = 0;
     let mut headers = 0;
     let mut csa_comments = 0;
+    let mut truncated = 0;
     let mut ends: Vec<String> = Vec::new();
     for r in recs {
         // Where branches are dropped, what they hold is counted in their note only.
@@ -81,6 +82,7 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
         hash_lines += r.header_comments.len() + r.trailer.len();
         headers += r.headers.len();
         csa_comments += r.csa_comments.len();
+        truncated += r.truncated_times;
         if let Some(e) = r.main.end {
             let word = match e.word.csa() {
                 Some(c) => format!("%{c}"),
@@ -111,6 +113,12 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
         out.push(format!(
             "{f} has no 変化 branches: {} branch(es) dropped, the main line written",
             t.branches
+        ));
+    }
+    // Where times are dropped altogether, the times note says so.
+    if truncated > 0 && !only_moves && to != Format::Ki2 {
+        out.push(format!(
+            "{f} is written with whole seconds: {truncated} CSA time(s) with a fraction (T2.5) truncated"
         ));
     }
     let mut note = |n: usize, what: &str| {

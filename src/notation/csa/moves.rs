@@ -16,6 +16,9 @@ pub(super) fn time(g: &mut Game, ln: usize, s: &str, t: &str) -> Result<(), Reco
     if !(0.0..1e9).contains(&secs) {
         return Err(cerr(ln, format!("bad time {s:?}")));
     }
+    if secs.fract() != 0.0 {
+        g.truncated_times += 1;
+    }
     let time = Some(MoveTime {
         this: secs as u32,
         total: None,

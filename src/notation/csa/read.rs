@@ -30,6 +30,8 @@ pub(super) struct Game {
     pub(super) end: Option<Ending>,
     /// `'` comments other than `'*` (Record::csa_comments).
     pub(super) csa_comments: Vec<(usize, String)>,
+    /// Times with a fraction of a second, truncated (Record::truncated_times).
+    pub(super) truncated_times: usize,
 }
 
 impl Game {
@@ -46,6 +48,7 @@ impl Game {
             moves: Vec::new(),
             end: None,
             csa_comments: Vec::new(),
+            truncated_times: 0,
         }
     }
 }
@@ -197,5 +200,6 @@ fn finish(mut g: Game, ln: usize) -> Result<Record, RecordError> {
         },
         trailer: Vec::new(),
         csa_comments: g.csa_comments,
+        truncated_times: g.truncated_times,
     })
 }

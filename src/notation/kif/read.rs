@@ -152,6 +152,7 @@ impl Reader {
             main,
             trailer: self.trailer,
             csa_comments: Vec::new(),
+            truncated_times: 0,
         })
     }
 }
