@@ -21,7 +21,9 @@ pub struct OutcomeJson {
     /// `sente`, `gote` or `null`.
     pub winner: Option<&'static str>,
     /// `checkmate`, `no_legal_moves`, `perpetual_check`, `declaration`,
-    /// `illegal_declaration`, `repetition` or `null`.
+    /// `illegal_declaration`, `repetition` or `null`; from a record's end word
+    /// ([`OutcomeJson::from_end_word`]) also `resignation`, `time_up`, `illegal_move`,
+    /// `impasse`, `draw`, `max_moves` and `interrupted` (with `ongoing`).
     pub reason: Option<&'static str>,
 }
 
