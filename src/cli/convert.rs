@@ -1,5 +1,7 @@
 //! `shogi-lab convert --to kif|ki2|csa|jkf|sfen|usi FILE|-`: converts game records.
 
+mod losses;
+
 use super::error::{InputError, Origin};
 use super::Failure;
 use crate::notation::csa::write_csa_games;
@@ -8,6 +10,7 @@ use crate::notation::jkf::write_jkf;
 use crate::notation::kif::{write_kif, Flavor};
 use crate::notation::record::Record;
 use crate::notation::sfen::{write_sfen, write_usi_position};
+use crate::output::game::OutcomeJson;
 use crate::output::gen::GenRecord;
 use std::io::Read;
 
@@ -45,7 +48,7 @@ pub struct ConvertArgs {
     /// Output format.
     #[arg(long)]
     pub to: Format,
-    /// A KIF/KI2 (UTF-8 or Shift_JIS), CSA or USI file; `-` reads stdin.
+    /// A KIF/KI2 (UTF-8 or Shift_JIS), CSA or USI file (JKF is written, not read); `-` reads stdin.
     pub file: String,
     /// For `--to sfen`: the number of main-line moves to play first.
     #[arg(long, default_value_t = 0)]
@@ -72,6 +75,17 @@ fn header_comment(c: &str, encoding: Encoding) -> String {
             format!("{}encoding={name}{}", &c[..i], &rest[end..])
         }
         _ => c.to_string(),
+    }
+}
+
+/// The line that tells 柿木-convention readers (Kifu for Windows, cshogi) a `.kif` is UTF-8:
+/// without it they decode it as CP932.
+const UTF8_KIF_HEADER: &str = "#KIF version=2.0 encoding=UTF-8";
+
+/// Puts [`UTF8_KIF_HEADER`] first unless a `#KIF` line (already naming UTF-8) is there.
+fn add_utf8_header(comments: &mut Vec<String>) {
+    if !comments.iter().any(|c| c.starts_with("#KIF")) {
+        comments.insert(0, UTF8_KIF_HEADER.to_string());
     }
 }
 
@@ -128,16 +142,34 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
     }
     let mut recs = read_records(&a.file, &bytes)
         .map_err(|e| InputError::in_text(Origin::file(&a.file), "", &e))?;
+    let kif_like = matches!(a.to, Format::Kif | Format::Ki2);
     for r in &mut recs {
         for c in &mut r.header_comments {
             *c = header_comment(c, a.encoding);
         }
+        if kif_like && a.encoding == Encoding::Utf8 {
+            add_utf8_header(&mut r.header_comments);
+        }
+    }
+    if kif_like && !a.json && recs.len() > 1 {
+        return Err(Failure::input(format!(
+            "{} holds one game a file and the input has {} games: convert to csa, jkf or usi (they hold several), or with --json (one object a game)",
+            if a.to == Format::Kif { "KIF" } else { "KI2" },
+            recs.len()
+        )));
     }
     if a.encoding == Encoding::ShiftJis && (a.json || a.to == Format::Jkf) {
         return Err(Failure::input(
             "JSON (--json, --to jkf) is UTF-8 only: drop --encoding shift_jis",
         ));
     }
+    // Printed once the output is written: an error on the way is the one stderr line.
+    let notes = losses::notes(&recs, a.to);
+    let print_notes = || {
+        for n in &notes {
+            eprintln!("shogi-lab: note: {n}");
+        }
+    };
     if a.json {
         for r in &recs {
             super::emit(crate::output::to_line(
@@ -147,6 +179,7 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
                 })?,
             ));
         }
+        print_notes();
         return Ok(());
     }
     match a.to {
@@ -160,12 +193,6 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
             emit_encoded(texts.join("\n").trim_end(), a.encoding)?;
         }
         Format::Csa => {
-            let dropped: usize = recs.iter().map(|r| branches(&r.main)).sum();
-            if dropped > 0 {
-                eprintln!(
-                    "shogi-lab: note: CSA has no 変化 branches: {dropped} branch(es) dropped, the main line written"
-                );
-            }
             emit_encoded(write_csa_games(&recs).trim_end(), a.encoding)?;
         }
         Format::Sfen => {
@@ -194,16 +221,8 @@ pub fn run(a: ConvertArgs) -> Result<(), Failure> {
             }
         }
     }
+    print_notes();
     Ok(())
-}
-
-/// The number of 変化 branches under `line` (nested ones included).
-fn branches(line: &crate::notation::record::Line) -> usize {
-    line.moves
-        .iter()
-        .flat_map(|m| &m.variations)
-        .map(|v| 1 + branches(v))
-        .sum()
 }
 
 /// One game as a [`GenRecord`]: its start, moves, final position, outcome and the text in `to`.
@@ -231,7 +250,13 @@ fn record_json(r: &Record, to: Format, ply: usize) -> Result<GenRecord, Failure>
         start: write_sfen(&r.start),
         moves: moves.iter().map(|m| m.to_string()).collect(),
         sfen: write_sfen(game.position()),
-        outcome: game.outcome().into(),
+        outcome: match (game.outcome(), &r.main.end) {
+            (crate::rules::Outcome::Ongoing, Some(end)) => {
+                OutcomeJson::from_end_word(end.word, game.position().side_to_move())
+                    .unwrap_or_else(|| game.outcome().into())
+            }
+            (o, _) => o.into(),
+        },
         format,
         text,
     })
@@ -260,6 +285,6 @@ mod tests {
         ))
         .unwrap();
         let recs = read_records("utf8_bom_branches.kifu", &text).unwrap();
-        assert_eq!(branches(&recs[0].main), 2);
+        assert_eq!(losses::branches(&recs[0].main), 2);
     }
 }

@@ -132,7 +132,7 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of each SFEN line of a file (for differential tests).
     Moves(moves::MovesArgs),
-    /// Convert a game record (KIF, KI2, CSA, USI) to KIF, KI2, CSA, SFEN or USI.
+    /// Convert a game record (KIF, KI2, CSA, USI) to KIF, KI2, CSA, JKF, SFEN or USI.
     Convert(convert::ConvertArgs),
     /// Quantum shogi (量子将棋): converge worlds, exact probabilities, observation.
     Quantum(quantum::QuantumArgs),

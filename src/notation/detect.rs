@@ -167,6 +167,9 @@ pub enum ReadErrorKind {
     /// A USI line is malformed or illegal: its start, or a move (numbered from 1).
     #[error("{}", usi_message(.0))]
     Usi(UsiPositionError),
+    /// A JSON text (JKF): written by `convert --to jkf`, not read.
+    #[error("JKF (JSON) input is not supported: give KIF, KI2, CSA or USI")]
+    Jkf,
 }
 
 /// The message of a USI line's error without its byte span (the column says where).
@@ -231,9 +234,23 @@ fn char_column(line: &str, offset: usize) -> usize {
 ///
 /// # Errors
 /// A [`ReadError`] with the line (and column where known): bytes that are not a
-/// text record, or the first error of the format's reader.
+/// text record, a JSON (JKF) text (its first non-blank line starts with `{`), or the
+/// first error of the format's reader.
 pub fn read_records(name: &str, bytes: &[u8]) -> Result<Vec<Record>, ReadError> {
     let text = decode(bytes).map_err(|e| ReadError::record(None, e))?;
+    let first = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim_start_matches('\u{feff}').trim()))
+        .find(|(_, l)| !l.is_empty());
+    if let Some((i, _)) = first.filter(|(_, l)| l.starts_with('{')) {
+        return Err(ReadError {
+            format: None,
+            line: i + 1,
+            column: None,
+            kind: ReadErrorKind::Jkf,
+        });
+    }
     match detect(name, &text) {
         RecordFormat::Csa => {
             read_csa(&text).map_err(|e| ReadError::record(Some(RecordFormat::Csa), e))

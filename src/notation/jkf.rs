@@ -2,16 +2,18 @@
 //!
 //! Format: na2hiro/json-kifu-format, `specification/json-kifu-format.schema.json`
 //! (copied to `specs/schema/jkf/` with its source line). Written: `header`,
-//! `initial` (`HIRATE` for the even start with Sente to move, otherwise `OTHER`
+//! `initial` (the schema's preset — `HIRATE`, `KY`, `2`, … — for a standard 手合割 start, otherwise `OTHER`
 //! with the board `board[x-1][y-1]`, `color` and both hands), and `moves` — the
 //! first element holds the comments before the first move; each move has
 //! `color`, `from` (absent for a drop), `to`, `piece` (CSA code before the move),
 //! `same`, `promote` (`true`/`false` only when promotion was possible), `capture`
 //! and `relative` (the 連盟 disambiguation: `L` `C` `R` `U` `M` `D` `H`), plus its
-//! time, comments and 変化 as `forks`; a line's end word becomes `special`.
+//! time (`total`: the file's running total, else the sum of the side's times so far),
+//! comments and 変化 as `forks`; a line's end word becomes `special`.
 
 use super::csa::code_of;
 use super::japanese::{ki2_move, parse_move, Action, Horizontal, Vertical};
+use super::kif::handicap_name;
 use super::record::{EndWord, Line, Record};
 use crate::rules::{Color, Move, PieceKind, Position, Square};
 use serde::Serialize;
@@ -165,21 +167,36 @@ fn move_format(pos: &Position, m: Move, prev_to: Option<Square>) -> MoveFormat {
 }
 
 /// The moves of `line` from `pos` (which it leaves unchanged), the end word last.
-fn moves(pos: &mut Position, line: &Line, mut prev_to: Option<Square>) -> Vec<JkfMove> {
+/// `totals` holds each side's time used before the line (Sente, Gote): a move's
+/// `total` is the file's running total (KIF) or, when the file gives only the time
+/// of each move (CSA `T`), the sum of that side's times so far.
+fn moves(
+    pos: &mut Position,
+    line: &Line,
+    mut prev_to: Option<Square>,
+    mut totals: [u32; 2],
+) -> Vec<JkfMove> {
     let mut out = Vec::new();
     let mut played = 0;
     for rm in &line.moves {
+        let side = pos.side_to_move() as usize;
+        let before = totals;
         let mut jm = JkfMove {
             comments: rm.comments.clone(),
             mv: Some(move_format(pos, rm.mv, prev_to)),
-            time: rm.time.map(|t| Consumption {
-                now: time(t.this),
-                total: time(t.total.unwrap_or(0)),
+            time: rm.time.map(|t| {
+                totals[side] = t
+                    .total
+                    .unwrap_or_else(|| totals[side].saturating_add(t.this));
+                Consumption {
+                    now: time(t.this),
+                    total: time(totals[side]),
+                }
             }),
             ..JkfMove::default()
         };
         for v in &rm.variations {
-            jm.forks.push(moves(pos, v, prev_to));
+            jm.forks.push(moves(pos, v, prev_to, before));
         }
         out.push(jm);
         pos.play_unchecked(rm.mv);
@@ -201,14 +218,21 @@ fn moves(pos: &mut Position, line: &Line, mut prev_to: Option<Square>) -> Vec<Jk
 }
 
 /// The JKF `special` word of an end word (the CSA `%` commands without `%`); 反則勝ち is
-/// `±ILLEGAL_ACTION` with the sign of the previous mover, who lost; `%MAX_MOVES` (a draw
-/// by move limit, not in JKF) is `HIKIWAKE`; 封じ手 has no word.
+/// `±ILLEGAL_ACTION` with the sign of the previous mover, who lost, and a foul of the
+/// side to move (`%±ILLEGAL_ACTION` read from CSA) has its sign; `%MAX_MOVES` (a draw
+/// by move limit, not in JKF) is `HIKIWAKE`; 封じ手 has no word ([`jkf_keeps`] says which
+/// are not kept).
 fn special(word: EndWord, to_move: Color) -> Option<&'static str> {
     Some(match word {
         EndWord::IllegalWin => match to_move {
             Color::Sente => "-ILLEGAL_ACTION",
             Color::Gote => "+ILLEGAL_ACTION",
         },
+        EndWord::IllegalAction => match to_move {
+            Color::Sente => "+ILLEGAL_ACTION",
+            Color::Gote => "-ILLEGAL_ACTION",
+        },
+        EndWord::Error => "ERROR",
         EndWord::MaxMoves => "HIKIWAKE",
         EndWord::Sealed => return None,
         EndWord::Resign => "TORYO",
@@ -225,12 +249,36 @@ fn special(word: EndWord, to_move: Color) -> Option<&'static str> {
     })
 }
 
+/// The JKF `preset` of each 手合割 the schema names (`$defs/preset`), in its order.
+const PRESETS: [(&str, &str); 16] = [
+    ("平手", "HIRATE"),
+    ("香落ち", "KY"),
+    ("右香落ち", "KY_R"),
+    ("角落ち", "KA"),
+    ("飛車落ち", "HI"),
+    ("飛香落ち", "HIKY"),
+    ("二枚落ち", "2"),
+    ("三枚落ち", "3"),
+    ("四枚落ち", "4"),
+    ("五枚落ち", "5"),
+    ("左五枚落ち", "5_L"),
+    ("六枚落ち", "6"),
+    ("左七枚落ち", "7_L"),
+    ("右七枚落ち", "7_R"),
+    ("八枚落ち", "8"),
+    ("十枚落ち", "10"),
+];
+
+/// Whether JKF has a `special` word for `word` (`%MAX_MOVES` and 封じ手 it has not).
+pub fn jkf_keeps(word: EndWord) -> bool {
+    !matches!(word, EndWord::MaxMoves | EndWord::Sealed)
+}
+
 fn initial(start: &Position) -> Initial {
-    if *start == Position::startpos() {
-        return Initial {
-            preset: "HIRATE",
-            data: None,
-        };
+    if let Some(name) = handicap_name(start) {
+        if let Some((_, preset)) = PRESETS.iter().find(|(n, _)| *n == name) {
+            return Initial { preset, data: None };
+        }
     }
     let board = (1..=9u8)
         .map(|x| {
@@ -272,7 +320,7 @@ pub fn write_jkf(rec: &Record) -> String {
         comments: rec.start_comments.clone(),
         ..JkfMove::default()
     }];
-    first.extend(moves(&mut pos, &rec.main, None));
+    first.extend(moves(&mut pos, &rec.main, None, [0, 0]));
     let jkf = Jkf {
         header: rec.headers.iter().cloned().collect(),
         initial: initial(&rec.start),

@@ -47,11 +47,16 @@ pub enum EndWord {
     Draw,
     /// `%MAX_MOVES` (手数制限)
     MaxMoves,
+    /// `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` naming the side to move: it fouled and lost
+    /// (KIF writes 反則負け, which reads back as [`EndWord::IllegalLoss`]).
+    IllegalAction,
+    /// `%ERROR` (CSA only; KIF writes 中断, which reads back as [`EndWord::Interrupt`]).
+    Error,
 }
 
 impl EndWord {
     /// All end words.
-    pub const ALL: [EndWord; 14] = [
+    pub const ALL: [EndWord; 16] = [
         EndWord::Resign,
         EndWord::Interrupt,
         EndWord::Repetition,
@@ -66,6 +71,8 @@ impl EndWord {
         EndWord::Matta,
         EndWord::Draw,
         EndWord::MaxMoves,
+        EndWord::IllegalAction,
+        EndWord::Error,
     ];
     /// The KIF word.
     pub const fn kif(self) -> &'static str {
@@ -84,16 +91,24 @@ impl EndWord {
             EndWord::Matta => "待った",
             EndWord::Draw => "引き分け",
             EndWord::MaxMoves => "手数制限",
+            EndWord::IllegalAction => "反則負け",
+            EndWord::Error => "中断",
         }
     }
-    /// The word for a KIF word (also `詰` for 詰み).
+    /// Whether KIF has a word of its own for this one (`%ERROR` has none: it is
+    /// written 中断; `%±ILLEGAL_ACTION` of the side to move is 反則負け, as `%ILLEGAL_MOVE`).
+    pub fn kif_keeps(self) -> bool {
+        EndWord::from_kif(self.kif()) == Some(self) || self == EndWord::IllegalAction
+    }
+    /// The word for a KIF word (also `詰` for 詰み; 反則負け and 中断 give the first word of
+    /// [`EndWord::ALL`] so written, [`EndWord::IllegalLoss`] and [`EndWord::Interrupt`]).
     pub fn from_kif(s: &str) -> Option<EndWord> {
         if s == "詰" {
             return Some(EndWord::Mate);
         }
         EndWord::ALL.into_iter().find(|w| w.kif() == s)
     }
-    /// The CSA `%` command (without `%`; `ILLEGAL_ACTION` for 反則勝ち is written with the loser's sign by the caller).
+    /// The CSA `%` command (without `%`; `ILLEGAL_ACTION` is written with the fouler's sign by the caller).
     pub const fn csa(self) -> Option<&'static str> {
         match self {
             EndWord::Resign => Some("TORYO"),
@@ -110,6 +125,8 @@ impl EndWord {
             EndWord::Matta => Some("MATTA"),
             EndWord::Draw => Some("HIKIWAKE"),
             EndWord::MaxMoves => Some("MAX_MOVES"),
+            EndWord::IllegalAction => Some("ILLEGAL_ACTION"),
+            EndWord::Error => Some("ERROR"),
         }
     }
 }
@@ -179,6 +196,14 @@ pub struct Record {
     pub main: Line,
     /// `#` comment lines after the headers, kept verbatim (written at the end).
     pub trailer: Vec<String>,
+    /// A CSA file's `'` comment lines other than `'*` comments and the `'CSA encoding=`
+    /// line (floodgate's `'Max_Moves:256`, `'black_rate:…`, `'summary:…`), without the
+    /// `'`, each with the number of main-line moves read before it; written back by
+    /// [`write_csa`](super::csa::write_csa) only.
+    pub csa_comments: Vec<(usize, String)>,
+    /// How many CSA V3.0 times had a fraction of a second (`T2.5`): [`MoveTime`] holds
+    /// whole seconds, so they were truncated (`T2`).
+    pub truncated_times: usize,
 }
 
 impl Record {
@@ -196,6 +221,8 @@ impl Record {
                 summary: None,
             },
             trailer: Vec::new(),
+            csa_comments: Vec::new(),
+            truncated_times: 0,
         }
     }
     /// The main-line moves.

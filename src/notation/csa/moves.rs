@@ -16,6 +16,9 @@ pub(super) fn time(g: &mut Game, ln: usize, s: &str, t: &str) -> Result<(), Reco
     if !(0.0..1e9).contains(&secs) {
         return Err(cerr(ln, format!("bad time {s:?}")));
     }
+    if secs.fract() != 0.0 {
+        g.truncated_times += 1;
+    }
     let time = Some(MoveTime {
         this: secs as u32,
         total: None,
@@ -37,7 +40,7 @@ pub(super) fn end_command(g: &mut Game, ln: usize, s: &str, cmd: &str) -> Result
     let fouler = cmd.chars().next().and_then(color_of);
     let side = g.pos.as_ref().expect("ensured").side_to_move();
     let word = match cmd.trim_start_matches(['+', '-']) {
-        "ILLEGAL_ACTION" if fouler == Some(side) => EndWord::IllegalLoss,
+        "ILLEGAL_ACTION" if fouler == Some(side) => EndWord::IllegalAction,
         "TORYO" => EndWord::Resign,
         "CHUDAN" => EndWord::Interrupt,
         "SENNICHITE" => EndWord::Repetition,
@@ -51,7 +54,7 @@ pub(super) fn end_command(g: &mut Game, ln: usize, s: &str, cmd: &str) -> Result
         "MATTA" => EndWord::Matta,
         "HIKIWAKE" => EndWord::Draw,
         "MAX_MOVES" => EndWord::MaxMoves,
-        "ERROR" => EndWord::Interrupt,
+        "ERROR" => EndWord::Error,
         _ => return Err(cerr(ln, format!("unknown end command {s:?}"))),
     };
     if g.end.is_some() {

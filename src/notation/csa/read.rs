@@ -28,6 +28,10 @@ pub(super) struct Game {
     pub(super) start_comments: Vec<String>,
     pub(super) moves: Vec<RecordMove>,
     pub(super) end: Option<Ending>,
+    /// `'` comments other than `'*` (Record::csa_comments).
+    pub(super) csa_comments: Vec<(usize, String)>,
+    /// Times with a fraction of a second, truncated (Record::truncated_times).
+    pub(super) truncated_times: usize,
 }
 
 impl Game {
@@ -43,6 +47,8 @@ impl Game {
             start_comments: Vec::new(),
             moves: Vec::new(),
             end: None,
+            csa_comments: Vec::new(),
+            truncated_times: 0,
         }
     }
 }
@@ -87,11 +93,15 @@ pub fn read_csa(text: &str) -> Result<Vec<Record>, RecordError> {
             statement(&mut g, ln, col, stmt)?;
             at += stmt.len() + 1;
         }
-        if let Some(c) = comment.and_then(|c| c.strip_prefix('*')) {
-            match g.moves.last_mut() {
+        match comment.map(|c| (c, c.strip_prefix('*'))) {
+            Some((_, Some(c))) => match g.moves.last_mut() {
                 Some(m) => m.comments.push(c.to_string()),
                 None => g.start_comments.push(c.to_string()),
+            },
+            Some((c, None)) if !c.starts_with("CSA encoding=") => {
+                g.csa_comments.push((g.moves.len(), c.to_string()));
             }
+            _ => {}
         }
     }
     if g.pos.is_some() || g.setup.is_some() || !g.headers.is_empty() {
@@ -189,5 +199,7 @@ fn finish(mut g: Game, ln: usize) -> Result<Record, RecordError> {
             summary: None,
         },
         trailer: Vec::new(),
+        csa_comments: g.csa_comments,
+        truncated_times: g.truncated_times,
     })
 }

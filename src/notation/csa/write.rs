@@ -58,8 +58,18 @@ pub fn write_csa(rec: &Record) -> String {
     for c in &rec.start_comments {
         out.push_str(&format!("'*{c}\n"));
     }
+    let n = rec.main.moves.len();
+    // The `'` comments read after `k` moves (those after the last move: after the end).
+    let csa_comments = |out: &mut String, k: usize| {
+        for (_, c) in rec.csa_comments.iter().filter(|(i, _)| *i == k) {
+            out.push_str(&format!("'{c}\n"));
+        }
+    };
+    if n > 0 {
+        csa_comments(&mut out, 0);
+    }
     let mut pos = rec.start.clone();
-    for rm in &rec.main.moves {
+    for (i, rm) in rec.main.moves.iter().enumerate() {
         let us = pos.side_to_move();
         let text = match rm.mv {
             Move::Normal { from, to, promote } => {
@@ -90,6 +100,9 @@ pub fn write_csa(rec: &Record) -> String {
         for c in &rm.comments {
             out.push_str(&format!("'*{c}\n"));
         }
+        if i + 1 < n {
+            csa_comments(&mut out, i + 1);
+        }
         pos.play_unchecked(rm.mv);
     }
     if let Some(e) = &rec.main.end {
@@ -97,6 +110,9 @@ pub fn write_csa(rec: &Record) -> String {
             if e.word == EndWord::IllegalWin {
                 // The side to move won because the other side fouled.
                 out.push_str(&format!("%{}{cmd}\n", sign(!pos.side_to_move())));
+            } else if e.word == EndWord::IllegalAction {
+                // The side to move fouled.
+                out.push_str(&format!("%{}{cmd}\n", sign(pos.side_to_move())));
             } else {
                 out.push_str(&format!("%{cmd}\n"));
             }
@@ -105,6 +121,7 @@ pub fn write_csa(rec: &Record) -> String {
             }
         }
     }
+    csa_comments(&mut out, n);
     out
 }
 

@@ -151,6 +151,8 @@ impl Reader {
             start_comments: self.start_comments,
             main,
             trailer: self.trailer,
+            csa_comments: Vec::new(),
+            truncated_times: 0,
         })
     }
 }
