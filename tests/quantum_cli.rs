@@ -109,3 +109,54 @@ fn observe_is_seeded_and_consistent() {
     );
     assert_eq!(run(&["quantum", "observe", "--seed", "5", &w, "20"]).0, 2);
 }
+
+/// `observe --json` prints the same key set for a consistent and a contradictory world
+/// (specs/schema/commands.md), `null` where absent.
+#[test]
+fn observe_json_has_one_key_set() {
+    let keys = |out: &str| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_str(out).unwrap();
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let ok = run(&[
+        "quantum",
+        "observe",
+        "--seed",
+        "1",
+        "--json",
+        &world("RL RL RL"),
+        "0",
+    ]);
+    let bad = run(&[
+        "quantum",
+        "observe",
+        "--seed",
+        "1",
+        "--json",
+        &world("R R"),
+        "0",
+    ]);
+    assert_eq!((ok.0, bad.0), (0, 0));
+    assert_eq!(keys(&ok.1), keys(&bad.1));
+    assert_eq!(
+        keys(&ok.1),
+        [
+            "conflict",
+            "consistent",
+            "kind",
+            "piece",
+            "probability",
+            "used_up",
+            "world"
+        ]
+    );
+    let v: serde_json::Value = serde_json::from_str(&bad.1).unwrap();
+    assert_eq!(v["consistent"], false);
+    assert_eq!(v["conflict"], serde_json::json!([0, 1]));
+    assert!(v["kind"].is_null() && v["world"].is_null() && v["used_up"].is_null());
+    let v: serde_json::Value = serde_json::from_str(&ok.1).unwrap();
+    assert_eq!(v["consistent"], true);
+    assert!(v["conflict"].is_null());
+}

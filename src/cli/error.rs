@@ -131,17 +131,38 @@ impl Located for crate::quantum::ParseError {
     }
     fn location(&self, text: &str) -> Location {
         use crate::quantum::ParseError as E;
-        let token = match *self {
-            E::BadKind { token, .. } | E::Repeated { token, .. } | E::Mixed { token, .. } => token,
+        let (token, bad): (usize, fn(&str) -> Option<usize>) = match *self {
+            // The offending character: the first that is no kind, the second of a repeated
+            // kind, the `*` or `-` among letters.
+            E::BadKind { token, .. } => (token, first_bad_kind),
+            E::Repeated { token, .. } => (token, first_repeat),
+            E::Mixed { token, .. } => (token, |t| t.find(['*', '-'])),
             _ => return Location::default(),
         };
-        // The column where the token starts.
-        let start = text
-            .split_whitespace()
-            .nth(token)
-            .map_or(0, |t| t.as_ptr() as usize - text.as_ptr() as usize);
+        let start = text.split_whitespace().nth(token).map_or(0, |t| {
+            t.as_ptr() as usize - text.as_ptr() as usize + bad(t).unwrap_or(0)
+        });
         Location::of_byte(text, start)
     }
+}
+
+/// Byte offset of the first character of `t` that is not a kind letter.
+fn first_bad_kind(t: &str) -> Option<usize> {
+    t.char_indices()
+        .find(|&(_, c)| crate::quantum::Kind::from_char(c).is_none())
+        .map(|(i, _)| i)
+}
+
+/// Byte offset of the first character of `t` that repeats an earlier one.
+fn first_repeat(t: &str) -> Option<usize> {
+    t.char_indices()
+        .find(|&(i, c)| {
+            t[..i].chars().any(|d| {
+                crate::quantum::Kind::from_char(d).is_some()
+                    && crate::quantum::Kind::from_char(d) == crate::quantum::Kind::from_char(c)
+            })
+        })
+        .map(|(i, _)| i)
 }
 
 impl Located for crate::quantum::record::RecordError {
@@ -150,7 +171,8 @@ impl Located for crate::quantum::record::RecordError {
     }
     fn location(&self, _: &str) -> Location {
         Location {
-            line: Some(self.line),
+            // Line 0: the text as a whole (no moves).
+            line: Some(self.line).filter(|&l| l > 0),
             col: None,
         }
     }

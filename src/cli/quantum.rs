@@ -190,7 +190,19 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                 let c = counting.converge(&w).err().ok_or_else(|| {
                     Failure::internal("the decision diagram has no world, but counting converges")
                 })?;
-                print_contradiction(&w, &c, json);
+                if json {
+                    emit(to_json(&ObserveOut {
+                        piece,
+                        kind: None,
+                        probability: None,
+                        world: None,
+                        used_up: None,
+                        consistent: false,
+                        conflict: Some(c.conflict.clone()),
+                    }));
+                } else {
+                    print_contradiction(&w, &c, false);
+                }
                 return Ok(());
             };
             let c = Converged::new(&w, after);
@@ -201,10 +213,12 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
             if json {
                 emit(to_json(&ObserveOut {
                     piece,
-                    kind: k.letter().to_string(),
-                    probability: p,
-                    world: tokens(&c.world),
-                    used_up: c.used_up.to_string(),
+                    kind: Some(k.letter().to_string()),
+                    probability: Some(p),
+                    world: Some(tokens(&c.world)),
+                    used_up: Some(c.used_up.to_string()),
+                    consistent: true,
+                    conflict: None,
                 }));
             } else {
                 emit(format!(

@@ -89,19 +89,24 @@ impl ProbabilitiesOut {
     }
 }
 
-/// `quantum observe --json`.
+/// `quantum observe --json`: the same seven keys whether or not the world is consistent
+/// (`null` where absent).
 #[derive(Debug, Clone, Serialize)]
 pub struct ObserveOut {
     /// The observed piece.
     pub piece: usize,
-    /// The kind it collapsed to.
-    pub kind: String,
-    /// Its probability before the observation.
-    pub probability: String,
-    /// The converged domains after.
-    pub world: Vec<String>,
-    /// Kinds used up after.
-    pub used_up: String,
+    /// The kind it collapsed to; `null` when the world is contradictory.
+    pub kind: Option<String>,
+    /// Its probability before the observation; `null` when contradictory.
+    pub probability: Option<String>,
+    /// The converged domains after; `null` when contradictory.
+    pub world: Option<Vec<String>>,
+    /// Kinds used up after; `null` when contradictory.
+    pub used_up: Option<String>,
+    /// Whether some assignment of kinds respects every domain (before the observation).
+    pub consistent: bool,
+    /// A minimal set of conflicting pieces; `null` when consistent.
+    pub conflict: Option<Vec<usize>>,
 }
 
 /// The 20 domains of a world as kind-letter tokens.

@@ -12,7 +12,11 @@
 //! followed by `=K` etc., the kind the captured piece collapsed to), optionally
 //! the shogitter text, then optionally ` | ` and the 20 domains of Sente's and
 //! Gote's worlds after the move (slots in order of first observation), which
-//! replay checks. `result` is `none`, `sente`, `gote` (king capture) or `repetition`.
+//! replay checks, as it checks the move text against the move. `result` is `none`,
+//! `sente`, `gote` (king capture) or `repetition`.
+//!
+//! The `variant` line comes once, before the first move; the `result` line once,
+//! after the last. A record holds at least one move (a text with none is refused).
 
 use super::game::{GameResult, IllegalMove, QMove, QuantumPosition, Variant};
 use super::{Kind, World};
@@ -20,14 +24,26 @@ use crate::rules::Color;
 use std::fmt::Write;
 
 /// One move of a record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Equality ignores [`Step::line`] (where the step was read, not what it says).
+#[derive(Debug, Clone, Eq)]
 pub struct Step {
     /// The move.
     pub mv: QMove,
     /// Observe variant: the kind the captured piece collapsed to.
     pub observed: Option<Kind>,
+    /// The shogitter move text as recorded (`☗7四量子`), checked by [`replay`].
+    pub text: Option<String>,
     /// The worlds after the move, if recorded.
     pub worlds: Option<[World; 2]>,
+    /// The 1-based line it was read from (0: not read from a text).
+    pub line: usize,
+}
+
+impl PartialEq for Step {
+    fn eq(&self, o: &Step) -> bool {
+        (self.mv, self.observed, &self.text, self.worlds) == (o.mv, o.observed, &o.text, o.worlds)
+    }
 }
 
 /// A game record.
@@ -45,7 +61,7 @@ pub struct Record {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {what}")]
 pub struct RecordError {
-    /// 1-based line.
+    /// 1-based line; 0 for the text as a whole (no moves).
     pub line: usize,
     /// What is wrong.
     pub what: String,
@@ -72,12 +88,15 @@ impl Record {
         let mut steps = Vec::new();
         for (i, mv) in moves.into_iter().enumerate() {
             let obs = observed.get(i).copied().flatten();
+            let text = q.move_text(mv);
             // Replaying our own game cannot fail.
             let _ = q.play_with(mv, obs);
             steps.push(Step {
                 mv,
                 observed: obs,
+                text: Some(text),
                 worlds: Some([q.world(Color::Sente).world, q.world(Color::Gote).world]),
+                line: 0,
             });
         }
         Record {
@@ -100,7 +119,7 @@ impl Record {
         );
         let mut p = QuantumPosition::new(super::game::EngineKind::Counting, self.variant);
         for (i, st) in self.steps.iter().enumerate() {
-            let text = p.move_text(st.mv);
+            let text = st.text.clone().unwrap_or_else(|| p.move_text(st.mv));
             let obs = st
                 .observed
                 .map(|k| format!("={}", k.letter()))
@@ -119,9 +138,14 @@ impl Record {
     /// Parses the text form.
     ///
     /// # Errors
-    /// [`RecordError`] naming the line.
+    /// [`RecordError`] naming the line: a malformed line, a `variant` line after a
+    /// move or repeated, a `result` line repeated or followed by a move, an observed
+    /// kind (`=K`) in the standard variant, more than one move text; line 0 for a text
+    /// without moves.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         let mut r = Record::default();
+        let mut variant_line = None;
+        let mut result_line = None;
         for (ln, raw) in text.lines().enumerate() {
             let line = raw.trim();
             let err = |what: String| RecordError { line: ln + 1, what };
@@ -129,6 +153,17 @@ impl Record {
                 continue;
             }
             if let Some(v) = line.strip_prefix("variant ") {
+                if let Some(l) = variant_line {
+                    return Err(err(format!(
+                        "a second variant line (the first is line {l})"
+                    )));
+                }
+                if !r.steps.is_empty() {
+                    return Err(err(
+                        "the variant line must come before the first move".into()
+                    ));
+                }
+                variant_line = Some(ln + 1);
                 r.variant = match v.trim() {
                     "standard" => Variant::Standard,
                     "observe" => Variant::Observe,
@@ -137,6 +172,10 @@ impl Record {
                 continue;
             }
             if let Some(v) = line.strip_prefix("result ") {
+                if let Some(l) = result_line {
+                    return Err(err(format!("a second result line (the first is line {l})")));
+                }
+                result_line = Some(ln + 1);
                 r.result = match v.trim() {
                     "none" => None,
                     "sente" => Some(GameResult::KingCapture {
@@ -157,6 +196,9 @@ impl Record {
                 .next()
                 .and_then(|t| t.parse().ok())
                 .ok_or_else(|| err("expected a ply number".into()))?;
+            if let Some(l) = result_line {
+                return Err(err(format!("a move after the result line (line {l})")));
+            }
             if n != r.steps.len() + 1 {
                 return Err(err(format!("ply {n} out of order")));
             }
@@ -169,11 +211,20 @@ impl Record {
                         .filter(|_| k.chars().count() == 1)
                         .and_then(Kind::from_char)
                         .ok_or_else(|| err(format!("bad observed kind {k:?}")))?;
+                    if r.variant == Variant::Standard {
+                        return Err(err(format!(
+                            "observed kind ={k} in the standard variant (only the observe variant records one)"
+                        )));
+                    }
                     (m, Some(kind))
                 }
                 None => (mtext, None),
             };
             let mv: QMove = mtext.parse().map_err(|e| err(format!("{e}")))?;
+            let move_text = toks.next().map(str::to_string);
+            if let Some(extra) = toks.next() {
+                return Err(err(format!("unexpected {extra:?} after the move text")));
+            }
             let rest: Vec<&str> = parts.collect();
             let worlds = match rest.as_slice() {
                 [] => None,
@@ -186,7 +237,15 @@ impl Record {
             r.steps.push(Step {
                 mv,
                 observed,
+                text: move_text,
                 worlds,
+                line: ln + 1,
+            });
+        }
+        if r.steps.is_empty() {
+            return Err(RecordError {
+                line: 0,
+                what: "holds no record (no moves)".into(),
             });
         }
         Ok(r)
@@ -195,6 +254,7 @@ impl Record {
 
 /// Why a replay failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// A recorded move is illegal.
     #[error("ply {ply} ({mv}): illegal: {err}")]
@@ -206,6 +266,26 @@ pub enum ReplayError {
         /// Why.
         err: IllegalMove,
     },
+    /// The recorded move text is not the move's.
+    #[error("ply {ply}: move text {text}: the move is {ours}")]
+    MoveText {
+        /// 1-based ply.
+        ply: usize,
+        /// As recorded.
+        text: String,
+        /// The move's own text.
+        ours: String,
+    },
+    /// An observed kind (`=K`) on a move that captures nothing.
+    #[error("ply {ply} ({mv}): observed kind ={kind} but the move captures nothing")]
+    ObservedWithoutCapture {
+        /// 1-based ply.
+        ply: usize,
+        /// The move.
+        mv: QMove,
+        /// The kind recorded.
+        kind: char,
+    },
     /// The state after a move differs from the record.
     #[error("ply {ply}: state differs from the record: {what}")]
     Mismatch {
@@ -216,7 +296,19 @@ pub enum ReplayError {
     },
 }
 
-/// Replays `r`, checking every recorded world and the result; calls `each(ply, position, move, observed)` after every move.
+impl ReplayError {
+    /// The 1-based ply the error is at.
+    pub fn ply(&self) -> usize {
+        match *self {
+            ReplayError::Illegal { ply, .. }
+            | ReplayError::MoveText { ply, .. }
+            | ReplayError::ObservedWithoutCapture { ply, .. }
+            | ReplayError::Mismatch { ply, .. } => ply,
+        }
+    }
+}
+
+/// Replays `r`, checking every recorded move text, world and the result; calls `each(ply, position, move, observed)` after every move.
 ///
 /// # Errors
 /// [`ReplayError`] at the first illegal move or difference.
@@ -227,6 +319,25 @@ pub fn replay(
 ) -> Result<(), ReplayError> {
     for (i, st) in r.steps.iter().enumerate() {
         let ply = i + 1;
+        if let Some(text) = &st.text {
+            let ours = p.move_text(st.mv);
+            if *text != ours {
+                return Err(ReplayError::MoveText {
+                    ply,
+                    text: text.clone(),
+                    ours,
+                });
+            }
+        }
+        if let Some(k) = st.observed {
+            if p.captured_by(st.mv).is_none() {
+                return Err(ReplayError::ObservedWithoutCapture {
+                    ply,
+                    mv: st.mv,
+                    kind: k.letter(),
+                });
+            }
+        }
         p.play_with(st.mv, st.observed)
             .map_err(|err| ReplayError::Illegal {
                 ply,

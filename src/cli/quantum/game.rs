@@ -266,6 +266,24 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         finish_recorded(&p, ending, a.json);
         return Ok(());
     }
+    let starts: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == RECORD_MARK)
+        .map(|(i, _)| i + 1)
+        .collect();
+    if starts.len() > 1 {
+        let at: Vec<String> = starts.iter().map(|l| l.to_string()).collect();
+        return Err(InputError::new(
+            origin,
+            format!(
+                "holds {} games (records at lines {}); replay takes one record a file",
+                starts.len(),
+                at.join(", ")
+            ),
+        )
+        .into());
+    }
     let mut rec =
         Record::parse(&text).map_err(|e| InputError::in_text(origin.clone(), &text, &e))?;
     if let Some(v) = a.variant {
@@ -302,10 +320,27 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         report(q, a.probabilities);
         before = q.clone();
     })
-    .map_err(|e| InputError::new(origin.clone(), e))?;
+    .map_err(|e| replay_error(&origin, &text, &rec, &e))?;
     finish(&p, a.json);
     Ok(())
 }
+
+/// A replay error placed at the line of its ply's move.
+fn replay_error(origin: &Origin, text: &str, rec: &Record, e: &record::ReplayError) -> InputError {
+    let line = e
+        .ply()
+        .checked_sub(1)
+        .and_then(|i| rec.steps.get(i))
+        .map_or(0, |s| s.line);
+    let located = record::RecordError {
+        line,
+        what: e.to_string(),
+    };
+    InputError::in_text(origin.clone(), text, &located)
+}
+
+/// The first line of our text record (`Record::to_text`).
+const RECORD_MARK: &str = "# shogi-lab quantum record";
 
 /// Whether `text` is a quantum shogi record: ours (a `# shogi-lab quantum record` line
 /// among its leading comments) or shogitter's JSON (a leading `{`).
@@ -353,7 +388,7 @@ pub(crate) fn position_after(
         rec.result = None;
     }
     let mut p = QuantumPosition::new(EngineKind::Counting, rec.variant);
-    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| InputError::new(origin.clone(), e))?;
+    record::replay(&rec, &mut p, |_, _, _| {}).map_err(|e| replay_error(origin, text, &rec, &e))?;
     Ok(p)
 }
 
@@ -445,10 +480,24 @@ fn ply_json(
 /// Runs `quantum play`.
 ///
 /// # Errors
-/// None in practice (every move played is legal).
+/// Exit 2 for `--plies 0` (a record holds at least one move) and for seeds past
+/// 2^64 − 1 (`--seed S --games N` plays seeds S to S + N − 1; they do not wrap).
 pub fn play(a: PlayArgs) -> Result<(), Failure> {
+    if a.plies == 0 {
+        return Err(Failure::input(
+            "--plies 0: a record holds at least one move",
+        ));
+    }
+    if a.games > 0 && a.seed.checked_add(a.games - 1).is_none() {
+        return Err(Failure::input(format!(
+            "--seed {} --games {}: the last seed would pass {} (seeds do not wrap)",
+            a.seed,
+            a.games,
+            u64::MAX
+        )));
+    }
     for g in 0..a.games {
-        let seed = a.seed.wrapping_add(g);
+        let seed = a.seed + g;
         let (p, observed) =
             crate::quantum::game::random_game(seed, a.plies, a.variant.variant(), a.engine.kind());
         if a.json {
