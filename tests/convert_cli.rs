@@ -387,3 +387,22 @@ fn fractional_csa_times_are_noted_as_truncated() {
     let o = run(&["convert", "--to", "csa", "specs/records/tsume_00AL.csa"]);
     assert_eq!(o.stderr, "");
 }
+
+/// KIF header fields CSA has no field for (表題, 作者) are noted when written as CSA; the
+/// players and 手合割 are kept (N+, N-, PI).
+#[test]
+fn kif_headers_without_a_csa_field_are_noted() {
+    let tmp = TempDir::new("convert-cli");
+    let kif = tmp.file(
+        "t.kif",
+        "表題：テスト\n作者：誰か\n手合割：平手\n先手：a\n後手：b\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n"
+            .as_bytes(),
+    );
+    let o = run(&["convert", "--to", "csa", &kif]);
+    let out = stdout(&o);
+    assert!(out.contains("N+a\nN-b\nPI\n"), "{out}");
+    assert_eq!(
+        o.stderr.trim_end(),
+        "shogi-lab: note: CSA has no field for these header fields (表題, 作者, …): 2 dropped"
+    );
+}

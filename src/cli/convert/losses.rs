@@ -55,6 +55,7 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
     let mut start_comments = 0;
     let mut hash_lines = 0;
     let mut headers = 0;
+    let mut non_csa_headers = 0;
     let mut csa_comments = 0;
     let mut truncated = 0;
     let mut ends: Vec<String> = Vec::new();
@@ -81,6 +82,11 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
             .count();
         hash_lines += r.header_comments.len() + r.trailer.len();
         headers += r.headers.len();
+        non_csa_headers += r
+            .headers
+            .iter()
+            .filter(|(k, _)| !crate::notation::csa::csa_keeps_header(k))
+            .count();
         csa_comments += r.csa_comments.len();
         truncated += r.truncated_times;
         if let Some(e) = r.main.end {
@@ -132,6 +138,11 @@ pub(super) fn notes(recs: &[Record], to: Format) -> Vec<String> {
     }
     if to != Format::Csa {
         note(csa_comments, "CSA `'` comment lines");
+    } else {
+        note(
+            non_csa_headers,
+            "field for these header fields (表題, 作者, …)",
+        );
     }
     if only_moves || to == Format::Ki2 {
         note(t.times, "times");

@@ -22,7 +22,7 @@ mod write;
 
 pub(crate) use codes::code_of;
 pub use read::read_csa;
-pub use write::{write_csa, write_csa_games};
+pub use write::{csa_keeps_header, write_csa, write_csa_games};
 
 use super::record::{RecordError, RecordErrorKind};
 

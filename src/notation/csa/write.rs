@@ -5,6 +5,15 @@ use crate::notation::kif::handicap_name;
 use crate::notation::record::{EndWord, Record};
 use crate::rules::{Color, Move, PieceKind, Square};
 
+/// Whether [`write_csa`] writes the header field `key`: the players (`N+`, `N-`), the
+/// fields CSA names (`$EVENT`, `$SITE`, …) and `$`-keys as they are; 手合割 is the start
+/// position. Any other (a KIF 表題, 作者, …) has no place in CSA.
+pub fn csa_keeps_header(key: &str) -> bool {
+    matches!(key, "先手" | "下手" | "後手" | "上手" | "手合割")
+        || key.starts_with('$')
+        || HEADER_MAP.iter().any(|(_, j)| *j == key)
+}
+
 /// Writes one record as CSA V2.2 (main line only: CSA has no branches).
 pub fn write_csa(rec: &Record) -> String {
     let mut out = String::from("V2.2\n");
