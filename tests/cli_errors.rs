@@ -485,3 +485,10 @@ fn place_counts_past_2_pow_64_are_no_answer() {
         assert!(o.stdout.is_empty(), "{:?}", o.stdout);
     }
 }
+
+/// `place --first --node-limit 0` is refused (exit 2, one line), as `--memory 0` is.
+#[test]
+fn place_node_limit_zero_is_refused() {
+    let o = run(&["place", "--first", "--node-limit", "0", "P2"]);
+    one_line(&o, 2, "--node-limit");
+}

@@ -28,8 +28,9 @@ pub struct PlaceArgs {
     /// Each piece may be Sente or Gote (双方向); default: all Sente.
     #[arg(long)]
     pub both_directions: bool,
-    /// With --first: give up after about this many nodes (exit 1, nothing proved).
-    #[arg(long)]
+    /// With --first: give up after about this many nodes (exit 1, nothing proved; at
+    /// least 1, polled every 4096 nodes of each worker).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// With --count: count by the transfer-matrix sweep (one direction only)
     /// instead of the search — an independent method, fast for sets with few
