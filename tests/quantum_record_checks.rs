@@ -1,7 +1,8 @@
 //! `shogi-lab quantum replay|play|converge`: what a text record, a seed range and a
 //! world may not be (each refused with a located one-line error, exit 2).
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -16,17 +17,11 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shogi-lab-qrec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
+/// Replays `text` written to a file `name` in a temporary directory (removed after).
 fn replay(name: &str, text: &str) -> (i32, String, String) {
-    let p = file(name, text);
-    run(&["quantum", "replay", p.to_str().unwrap()])
+    let dir = support::TempDir::new("qrec");
+    let p = dir.file(name, text.as_bytes());
+    run(&["quantum", "replay", &p])
 }
 
 fn game(seed: &str, variant: &str) -> String {
