@@ -286,7 +286,14 @@ fn quantum_record_case(text: &str) -> bool {
         let s = r.to_text();
         let back = qrecord::Record::parse(&s)
             .unwrap_or_else(|e| panic!("{text:?} accepted, its text refused: {e}\n{s}"));
-        assert_eq!(back, r);
+        // `to_text` writes the move text of a step read without one: only those may differ.
+        let mut filled = r.clone();
+        for (st, b) in filled.steps.iter_mut().zip(&back.steps) {
+            if st.text.is_none() {
+                st.text.clone_from(&b.text);
+            }
+        }
+        assert_eq!(back, filled);
         let mut p = shogi_lab::quantum::game::QuantumPosition::new(EngineKind::Counting, r.variant);
         let _ = qrecord::replay(&r, &mut p, |_, _, _| {});
         true
