@@ -1,18 +1,8 @@
 //! `shogi-lab quantum …`: JSON shapes, exit codes, and agreement of `--engine`s.
 
-use std::process::Command;
+mod support;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use support::run_shogi_lab as run;
 
 fn world(head: &str) -> String {
     let n = head.split_whitespace().count();

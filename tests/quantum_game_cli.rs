@@ -3,20 +3,9 @@
 
 mod support;
 
-use std::process::Command;
 use support::TempDir;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use support::run_shogi_lab as run;
 
 const ROOM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/quantum/room-9168.json");
 

@@ -3,19 +3,7 @@
 
 mod support;
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use support::run_shogi_lab as run;
 
 /// Replays `text` written to a file `name` in a temporary directory (removed after).
 fn replay(name: &str, text: &str) -> (i32, String, String) {

@@ -1,10 +1,11 @@
 //! `--shard I/N`: the parts of every sharded batch merge (by concatenation or
 //! by summing counts) to exactly the unsharded result.
 
+mod support;
+
 use shogi_lab::placement::{sweep_count, sweep_count_shard, Directions, PieceSet, Problem};
 use shogi_lab::quantum::game::{EngineKind, QuantumPosition, Variant};
 use shogi_lab::shard::Shard;
-use std::process::Command;
 
 fn shards(n: u64) -> impl Iterator<Item = Shard> {
     (0..n).map(move |i| Shard::new(i, n).unwrap())
@@ -78,17 +79,7 @@ fn quantum_perft_shards_sum_to_perft() {
     );
 }
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use support::run_shogi_lab as run;
 
 /// JSON lines without the timing field (the only nondeterministic part).
 fn untimed(out: &str) -> Vec<serde_json::Value> {

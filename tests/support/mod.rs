@@ -89,3 +89,20 @@ pub fn run_command(cmd: &mut std::process::Command, stdin: &[u8]) -> Finished {
         stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }
+
+/// Runs the built `shogi-lab` with `args` (no stdin) and returns its exit code (-1 when
+/// killed by a signal), stdout and stderr as text.
+///
+/// # Panics
+/// If the binary cannot be started or its output is not UTF-8.
+pub fn run_shogi_lab(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
