@@ -146,6 +146,12 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
                 "  extra (listed, not legal):   {}",
                 m.extra.join(" ")
             ));
+            if !m.duplicated.is_empty() {
+                super::emit(format!(
+                    "  listed more than once:       {}",
+                    m.duplicated.join(" ")
+                ));
+            }
         }
         super::emit(format!(
             "{}: {} positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
@@ -249,7 +255,7 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
     for ((id, root), ours) in roots.iter().zip(solved) {
         let theirs = engine
             .go_mate(&crate::notation::sfen::write_sfen(root), a.time_ms)
-            .map_err(Failure::input)?;
+            .map_err(|e| Failure::input(format!("problem {id}: {e}")))?;
         let c = MateComparison::new(root, ours, theirs);
         let line = DiffMateLine::new(id, &c);
         if !line.agree {
