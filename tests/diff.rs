@@ -10,6 +10,7 @@
 //! - `duplicate-drops`: lists every drop twice (right set, wrong list: perft counts drops
 //!   twice);
 //! - `exit-after-5`: answers five lines correctly, then exits with status 3;
+//! - `escape-sequence`: adds a terminal escape sequence (clear screen) to every answer;
 //! - `correct`: our generator unchanged.
 
 use shogi_lab::notation::sfen::{parse_position, resolve_usi_move};
@@ -201,6 +202,16 @@ fn fixture(name: &str) {
                 fixture_perft(inner, &mut pos, d.parse().unwrap())
             )
             .unwrap();
+        }
+        return;
+    }
+    if name == "escape-sequence" {
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout().lock();
+        for line in stdin.lock().lines() {
+            let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
+            let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            writeln!(out, "{} \u{1b}[2J", moves.join(" ")).unwrap();
         }
         return;
     }
@@ -595,6 +606,28 @@ fn diff_mate_reports_an_engine_that_exits_or_hangs() {
     }
 }
 
+/// The text report echoes what the engine printed with its control characters escaped:
+/// an engine's stray escape sequence must not reach the terminal (it did, raw).
+fn the_text_report_escapes_control_characters() {
+    let me = std::env::current_exe().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "moves", "--positions", "5", "--seed", "1"])
+        .arg("--engine")
+        .arg(format!("'{}' fixture escape-sequence", me.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("extra (listed, not legal):   \\u{1b}[2J\n"),
+        "{text}"
+    );
+}
+
 fn correct_agrees() {
     let (code, v) = diff("correct", 3_000, 2);
     assert_eq!(code, 0, "{v}");
@@ -616,13 +649,13 @@ fn main() {
     }
     // A name filter from `cargo test NAME` that does not select this file: nothing to run.
     if let Some(f) = args.iter().skip(1).find(|a| !a.starts_with('-')) {
-        if !"diff no_uchifuzume no_forced_promotion correct perft mate duplicate_moves an_engine_that_exits_early diff_mate_reports"
+        if !"diff no_uchifuzume no_forced_promotion correct perft mate duplicate_moves an_engine_that_exits_early diff_mate_reports the_text_report"
             .contains(f.as_str())
         {
             return;
         }
     }
-    let tests: [(&str, fn()); 8] = [
+    let tests: [(&str, fn()); 9] = [
         (
             "perft_finds_the_position_with_the_wrong_move_list",
             perft_finds_the_position_with_the_wrong_move_list,
@@ -633,6 +666,10 @@ fn main() {
         (
             "an_engine_that_exits_early_names_the_unanswered_position",
             an_engine_that_exits_early_names_the_unanswered_position,
+        ),
+        (
+            "the_text_report_escapes_control_characters",
+            the_text_report_escapes_control_characters,
         ),
         (
             "diff_mate_reports_an_engine_that_exits_or_hangs",

@@ -144,12 +144,12 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
             ));
             super::emit(format!(
                 "  extra (listed, not legal):   {}",
-                m.extra.join(" ")
+                super::one_line(&m.extra.join(" "))
             ));
             if !m.duplicated.is_empty() {
                 super::emit(format!(
                     "  listed more than once:       {}",
-                    m.duplicated.join(" ")
+                    super::one_line(&m.duplicated.join(" "))
                 ));
             }
         }
@@ -271,9 +271,9 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
                 line.ours.result,
                 line.ours.usi.as_deref().unwrap_or(""),
                 line.theirs.result,
-                line.theirs.usi.as_deref().unwrap_or(""),
+                super::one_line(line.theirs.usi.as_deref().unwrap_or("")),
                 match line.theirs.error.as_ref().and_then(|e| e.as_ref()) {
-                    Some(e) => format!(" (line rejected: {e})"),
+                    Some(e) => format!(" (line rejected: {})", super::one_line(e)),
                     None => String::new(),
                 }
             ));
