@@ -7,12 +7,18 @@
 //! - `no-uchifuzume`: also allows pawn drops that mate (打ち歩詰め);
 //! - `no-forced-promotion`: also allows a lance or knight to move to the last
 //!   rank(s) without promoting (行き所のない駒);
+//! - `duplicate-drops`: lists every drop twice (right set, wrong list: perft counts drops
+//!   twice);
+//! - `exit-after-5`: answers five lines correctly, then exits with status 3;
+//! - `escape-sequence`: adds a terminal escape sequence (clear screen) to every answer;
 //! - `correct`: our generator unchanged.
 
 use shogi_lab::notation::sfen::{parse_position, resolve_usi_move};
 use shogi_lab::rules::{Move, Piece, PieceKind, Position, Rules, Square};
 use std::io::{BufRead, Write};
 use std::process::Command;
+
+mod support;
 
 fn uchifuzume_drops(pos: &Position) -> Vec<Move> {
     let us = pos.side_to_move();
@@ -82,6 +88,11 @@ fn fixture_moves(name: &str, pos: &Position) -> Vec<Move> {
     match name {
         "no-uchifuzume" => v.extend(uchifuzume_drops(pos)),
         "no-forced-promotion" => v.extend(unpromoted_last_rank(pos)),
+        "duplicate-drops" => {
+            let drops: Vec<Move> = v.iter().copied().filter(|m| m.is_drop()).collect();
+            v.extend(drops);
+        }
+        "exit-after-5" => {}
         "correct" => {}
         other => panic!("unknown fixture {other}"),
     }
@@ -146,9 +157,37 @@ fn usi_short_line() {
     }
 }
 
+/// A USI engine that handshakes and then, at the first `go`: `usi-exit-on-go` exits with
+/// status 3; `usi-hang-on-go` writes its process id to the file named by
+/// `SHOGI_LAB_TEST_PID_FILE` and never answers (it sleeps until it is killed).
+fn usi_failing(name: &str) {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.unwrap();
+        match line.split_whitespace().next() {
+            Some("usi") => writeln!(out, "id name {name}\nusiok").unwrap(),
+            Some("isready") => writeln!(out, "readyok").unwrap(),
+            Some("go") if name == "usi-exit-on-go" => std::process::exit(3),
+            Some("go") => {
+                let file = std::env::var("SHOGI_LAB_TEST_PID_FILE").unwrap();
+                std::fs::write(file, std::process::id().to_string()).unwrap();
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
+            }
+            _ => {}
+        }
+        out.flush().unwrap();
+    }
+}
+
 fn fixture(name: &str) {
     if name == "usi-short-line" {
         return usi_short_line();
+    }
+    if name.starts_with("usi-") {
+        return usi_failing(name);
     }
     if let Some(inner) = name.strip_prefix("perft-") {
         let stdin = std::io::stdin();
@@ -166,9 +205,23 @@ fn fixture(name: &str) {
         }
         return;
     }
+    if name == "escape-sequence" {
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout().lock();
+        for line in stdin.lock().lines() {
+            let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
+            let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            writeln!(out, "{} \u{1b}[2J", moves.join(" ")).unwrap();
+        }
+        return;
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
+    for (i, line) in stdin.lock().lines().enumerate() {
+        if name == "exit-after-5" && i == 5 {
+            out.flush().unwrap();
+            std::process::exit(3);
+        }
         let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
         let moves: Vec<String> = fixture_moves(name, &pos)
             .iter()
@@ -451,6 +504,130 @@ fn mate_checks_the_engine_lines() {
     assert_eq!(lines.last().unwrap()["result"], "mismatch");
 }
 
+/// A move listed twice is a disagreement (perft would count it twice), reported as
+/// `duplicated` with the shrunk path to it; the sets agree, so nothing is missing or extra.
+fn duplicate_moves_are_caught() {
+    let (code, v) = diff("duplicate-drops", 2_000, 1);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["result"], "mismatch");
+    let m = &v["first"];
+    let pos = check_path("duplicate-drops", m);
+    assert_eq!(m["missing"].as_array().unwrap().len(), 0, "{m}");
+    assert_eq!(m["extra"].as_array().unwrap().len(), 0, "{m}");
+    let mut drops: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.is_drop())
+        .map(|m| m.to_string())
+        .collect();
+    drops.sort();
+    assert!(!drops.is_empty());
+    let duplicated: Vec<&str> = m["duplicated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(duplicated, drops);
+    // A correct engine has nothing duplicated, and the key is there all the same.
+    let (code, v) = diff("correct", 50, 1);
+    assert_eq!((code, &v["first"]), (0, &serde_json::Value::Null), "{v}");
+}
+
+/// An engine that ends before answering every line is one error line naming the input
+/// line it left unanswered and that position, so that it can be run on it alone.
+fn an_engine_that_exits_early_names_the_unanswered_position() {
+    let me = std::env::current_exe().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "moves", "--positions", "50", "--seed", "1"])
+        .arg("--engine")
+        .arg(format!("'{}' fixture exit-after-5", me.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (head, sfen) = err
+        .trim_end()
+        .split_once("no answer to line 6 of its input: ")
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        head.contains("answered 5 lines to 50 (exit status: 3)"),
+        "{err}"
+    );
+    // The sixth position asked (the walk from the initial position, distinct positions).
+    parse_position(sfen, Rules::STANDARD).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+}
+
+/// `diff mate` with a USI engine that exits at `go`, or never answers it: one error line
+/// naming the problem and what happened (not a broken pipe, not a wait it did not
+/// make), exit 2; the hung engine is killed with the shell that started it, not left
+/// running.
+fn diff_mate_reports_an_engine_that_exits_or_hangs() {
+    let me = std::env::current_exe().unwrap();
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen");
+    let run = |fixture: &str, pid_file: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .args(["diff", "mate", "--time-ms", "1", "--problems", problems])
+            .arg("--engine")
+            .arg(format!("'{}' fixture {fixture}", me.display()))
+            .env("SHOGI_LAB_TEST_PID_FILE", pid_file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let err = run("usi-exit-on-go", "");
+    assert!(
+        err.contains("problem one-ply-gold: ")
+            && err.contains("exited (exit status: 3) without answering `go mate 1`"),
+        "{err}"
+    );
+    let dir = support::TempDir::new("diff-mate-hang");
+    let pid_file = dir.join("pid").display().to_string();
+    let err = run("usi-hang-on-go", &pid_file);
+    assert!(
+        err.contains("problem one-ply-gold: ")
+            && err.contains("did not answer `go mate 1` with `checkmate` within 15 s (killed)"),
+        "{err}"
+    );
+    let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().parse().unwrap();
+    // Killed processes are reaped by init (or are zombies until then): none may still run.
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+    let running = state
+        .as_deref()
+        .and_then(|s| s.rsplit_once(") "))
+        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+    if running {
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        panic!("the hung engine {pid} was left running");
+    }
+}
+
+/// The text report echoes what the engine printed with its control characters escaped:
+/// an engine's stray escape sequence must not reach the terminal (it did, raw).
+fn the_text_report_escapes_control_characters() {
+    let me = std::env::current_exe().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "moves", "--positions", "5", "--seed", "1"])
+        .arg("--engine")
+        .arg(format!("'{}' fixture escape-sequence", me.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("extra (listed, not legal):   \\u{1b}[2J\n"),
+        "{text}"
+    );
+}
+
 fn correct_agrees() {
     let (code, v) = diff("correct", 3_000, 2);
     assert_eq!(code, 0, "{v}");
@@ -472,17 +649,32 @@ fn main() {
     }
     // A name filter from `cargo test NAME` that does not select this file: nothing to run.
     if let Some(f) = args.iter().skip(1).find(|a| !a.starts_with('-')) {
-        if !"diff no_uchifuzume no_forced_promotion correct perft mate".contains(f.as_str()) {
+        if !"diff no_uchifuzume no_forced_promotion correct perft mate duplicate_moves an_engine_that_exits_early diff_mate_reports the_text_report"
+            .contains(f.as_str())
+        {
             return;
         }
     }
-    let tests: [(&str, fn()); 5] = [
+    let tests: [(&str, fn()); 9] = [
         (
             "perft_finds_the_position_with_the_wrong_move_list",
             perft_finds_the_position_with_the_wrong_move_list,
         ),
         ("mate_checks_the_engine_lines", mate_checks_the_engine_lines),
         ("correct_agrees", correct_agrees),
+        ("duplicate_moves_are_caught", duplicate_moves_are_caught),
+        (
+            "an_engine_that_exits_early_names_the_unanswered_position",
+            an_engine_that_exits_early_names_the_unanswered_position,
+        ),
+        (
+            "the_text_report_escapes_control_characters",
+            the_text_report_escapes_control_characters,
+        ),
+        (
+            "diff_mate_reports_an_engine_that_exits_or_hangs",
+            diff_mate_reports_an_engine_that_exits_or_hangs,
+        ),
         (
             "no_forced_promotion_is_caught",
             no_forced_promotion_is_caught,

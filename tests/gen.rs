@@ -189,6 +189,21 @@ fn quantum_worlds_replay_with_another_engine() {
     }
 }
 
+/// A history holds 0–40 observations: every drawn one can be left out (it would make the
+/// world contradictory), and then the vector is the unobserved world
+/// (specs/schema/gen-quantum.md, the example of `--seed 2`, vector 20).
+#[test]
+fn a_quantum_history_can_be_empty() {
+    let v = gen(&["quantum", "--count", "21", "--seed", "2"]);
+    assert!(v
+        .iter()
+        .all(|x| x["history"].as_array().unwrap().len() <= 40));
+    let x = &v[20];
+    assert_eq!(x["history"].as_array().unwrap().len(), 0, "{x}");
+    assert_eq!(x["world"], vec!["KRBGSNLP"; 20].join(" "));
+    assert_eq!(x["used_up"], "-");
+}
+
 fn gcd(a: u128, b: u128) -> u128 {
     if b == 0 {
         a

@@ -144,8 +144,14 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
             ));
             super::emit(format!(
                 "  extra (listed, not legal):   {}",
-                m.extra.join(" ")
+                super::one_line(&m.extra.join(" "))
             ));
+            if !m.duplicated.is_empty() {
+                super::emit(format!(
+                    "  listed more than once:       {}",
+                    super::one_line(&m.duplicated.join(" "))
+                ));
+            }
         }
         super::emit(format!(
             "{}: {} positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
@@ -249,7 +255,7 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
     for ((id, root), ours) in roots.iter().zip(solved) {
         let theirs = engine
             .go_mate(&crate::notation::sfen::write_sfen(root), a.time_ms)
-            .map_err(Failure::input)?;
+            .map_err(|e| Failure::input(format!("problem {id}: {e}")))?;
         let c = MateComparison::new(root, ours, theirs);
         let line = DiffMateLine::new(id, &c);
         if !line.agree {
@@ -265,9 +271,9 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
                 line.ours.result,
                 line.ours.usi.as_deref().unwrap_or(""),
                 line.theirs.result,
-                line.theirs.usi.as_deref().unwrap_or(""),
+                super::one_line(line.theirs.usi.as_deref().unwrap_or("")),
                 match line.theirs.error.as_ref().and_then(|e| e.as_ref()) {
-                    Some(e) => format!(" (line rejected: {e})"),
+                    Some(e) => format!(" (line rejected: {})", super::one_line(e)),
                     None => String::new(),
                 }
             ));

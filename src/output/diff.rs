@@ -41,6 +41,8 @@ pub struct Mismatch {
     pub missing: Vec<String>,
     /// Listed by the engine but not legal here.
     pub extra: Vec<String>,
+    /// Listed by the engine more than once (each once).
+    pub duplicated: Vec<String>,
 }
 
 impl Mismatch {
@@ -53,6 +55,7 @@ impl Mismatch {
             unshrunk_plies,
             missing: m.missing.clone(),
             extra: m.extra.clone(),
+            duplicated: m.duplicated.clone(),
         }
     }
 }

@@ -35,7 +35,8 @@ pub struct GenTsume {
 /// One line of `gen quantum`.
 #[derive(Debug, Clone, Serialize)]
 pub struct GenQuantum {
-    /// The observations in order: `<piece index> <observation>` (`3 move 0 -1`, `7 captured`).
+    /// The observations in order: `<piece index> <observation>` (`3 move 0 -1`, `7 captured`);
+    /// 0–40 of them (those drawn that would contradict the world are left out).
     pub history: Vec<String>,
     /// The converged domains of the 20 pieces (`World` text, `L L R KBGSNP …`).
     pub world: String,

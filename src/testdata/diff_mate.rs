@@ -28,8 +28,8 @@ pub enum UsiError {
         /// The cause.
         source: std::io::Error,
     },
-    /// It did not answer in time or closed its output.
-    #[error("`{command}` did not answer `{sent}` with `{expected}` within {secs} s")]
+    /// It did not answer in time: it is killed.
+    #[error("`{command}` did not answer `{sent}` with `{expected}` within {secs} s (killed)")]
     NoAnswer {
         /// The command line.
         command: String,
@@ -37,8 +37,20 @@ pub enum UsiError {
         sent: String,
         /// The answer expected.
         expected: String,
-        /// Seconds waited.
+        /// Seconds waited in all (after a `go mate`, the 5 s after `stop` included).
         secs: u64,
+    },
+    /// It ended (crashed, or quit) — or closed its output — before answering.
+    #[error("`{command}` {ended} without answering `{sent}` with `{expected}`")]
+    Exited {
+        /// The command line.
+        command: String,
+        /// What was sent.
+        sent: String,
+        /// The answer expected.
+        expected: String,
+        /// How it ended: `exited (exit status: 1)`, or `closed its output` if it still runs.
+        ended: String,
     },
 }
 
@@ -76,7 +88,18 @@ impl UsiEngine {
             command: command.to_string(),
             source,
         };
-        let mut child = Command::new("sh")
+        let mut cmd = Command::new("sh");
+        // Its own process group, so that everything `sh -c` started (the shell forks the
+        // engine) is killed when the session ends or gives up on it; on Linux it is
+        // killed when this process dies, as a line engine with a time limit is.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+            #[cfg(target_os = "linux")]
+            super::engine::die_with_parent(&mut cmd);
+        }
+        let mut child = cmd
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
@@ -92,20 +115,43 @@ impl UsiEngine {
             stdin,
             lines: spawn_line_reader(stdout),
         };
-        e.send("usi")?;
+        e.send("usi", "usiok")?;
         e.wait_for("usi", "usiok", Duration::from_secs(30))?;
-        e.send("isready")?;
+        e.send("isready", "readyok")?;
         e.wait_for("isready", "readyok", Duration::from_secs(30))?;
         Ok(e)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), UsiError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|source| UsiError::Io {
+    /// Writes `line`; `expected` is the answer it is sent for (an engine that has
+    /// ended is reported as [`UsiError::Exited`], not as a broken pipe).
+    fn send(&mut self, line: &str, expected: &str) -> Result<(), UsiError> {
+        match writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(self.ended(line, expected)),
+            Err(source) => Err(UsiError::Io {
                 command: self.command.clone(),
                 source,
-            })
+            }),
+        }
+    }
+
+    /// The error for an engine whose output or input has closed: how it ended (its exit
+    /// status, waited for up to a second), or that it still runs with its output closed.
+    fn ended(&mut self, sent: &str, expected: &str) -> UsiError {
+        let mut ended = "closed its output".to_string();
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                ended = format!("exited ({status})");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        UsiError::Exited {
+            command: self.command.clone(),
+            sent: sent.to_string(),
+            expected: expected.to_string(),
+            ended,
+        }
     }
 
     /// Waits for a line starting with `prefix`; returns it.
@@ -140,9 +186,8 @@ impl UsiEngine {
                         source,
                     })
                 }
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(no_answer())
-                }
+                Err(RecvTimeoutError::Timeout) => return Err(no_answer()),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.ended(sent, prefix)),
             }
         }
     }
@@ -151,21 +196,35 @@ impl UsiEngine {
     /// and waits 5 s more).
     ///
     /// # Errors
-    /// [`UsiError`] if the engine does not answer.
+    /// [`UsiError`] if the engine does not answer in time ([`UsiError::NoAnswer`], the
+    /// whole wait counted) or ends first ([`UsiError::Exited`]).
     pub fn go_mate(&mut self, sfen: &str, ms: u64) -> Result<MateAnswer, UsiError> {
-        self.send(&format!("position sfen {sfen}"))?;
+        self.send(&format!("position sfen {sfen}"), "checkmate")?;
         let go = format!("go mate {ms}");
-        self.send(&go)?;
-        let line = match self.wait_for(
-            &go,
-            "checkmate",
-            Duration::from_millis(ms.saturating_add(10_000)),
-        ) {
+        self.send(&go, "checkmate")?;
+        let first = Duration::from_millis(ms.saturating_add(10_000));
+        let line = match self.wait_for(&go, "checkmate", first) {
             Ok(l) => l,
-            Err(_) => {
-                self.send("stop")?;
-                self.wait_for(&go, "checkmate", Duration::from_secs(5))?
+            Err(UsiError::NoAnswer { .. }) => {
+                self.send("stop", "checkmate")?;
+                let after_stop = Duration::from_secs(5);
+                self.wait_for(&go, "checkmate", after_stop)
+                    .map_err(|e| match e {
+                        UsiError::NoAnswer {
+                            command,
+                            sent,
+                            expected,
+                            ..
+                        } => UsiError::NoAnswer {
+                            command,
+                            sent,
+                            expected,
+                            secs: first.saturating_add(after_stop).as_secs(),
+                        },
+                        e => e,
+                    })?
             }
+            Err(e) => return Err(e),
         };
         let words: Vec<String> = line.split_whitespace().skip(1).map(String::from).collect();
         Ok(match words.first().map(String::as_str) {
@@ -199,14 +258,17 @@ impl Drop for UsiEngine {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
-        // Give it a moment to quit, then make sure it is gone.
+        // Give it a moment to quit, then make sure it is gone, with whatever `sh -c`
+        // started (its process group, killed while the shell still leads it): the shell
+        // may have forked the engine, so killing the shell alone would leave a hung
+        // engine running.
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        let _ = self.child.kill();
+        super::engine::kill_group(&mut self.child);
         let _ = self.child.wait();
     }
 }
@@ -268,7 +330,9 @@ mod tests {
 
     /// A session with `sh -c command`, without the handshake.
     fn session(command: &str) -> UsiEngine {
+        use std::os::unix::process::CommandExt;
         let mut child = Command::new("sh")
+            .process_group(0)
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())

@@ -4,7 +4,8 @@
 //!
 //! Protocol: the program reads one SFEN a line on stdin and prints that
 //! position's legal moves in USI, separated by spaces, one line per position
-//! (an empty line when there are none); order does not matter.
+//! (an empty line when there are none); order does not matter, but a move listed
+//! twice is a disagreement (it would be counted twice in perft).
 //!
 //! Shrinking (in the spirit of delta debugging, Zeller 2002): from the path to
 //! the first disagreement, every path obtained by cutting it short, by deleting a
@@ -36,6 +37,9 @@ pub struct MoveMismatch {
     pub missing: Vec<String>,
     /// Listed by the program, but not legal here (USI, sorted).
     pub extra: Vec<String>,
+    /// Listed by the program more than once (USI, sorted, each once): a generator that
+    /// makes a move twice counts it twice in perft.
+    pub duplicated: Vec<String>,
 }
 
 /// The result of [`diff_moves`].
@@ -64,16 +68,36 @@ pub fn our_moves(pos: &Position) -> Vec<String> {
     v
 }
 
-fn compare(pos: &Position, answer: &str) -> Option<(Vec<String>, Vec<String>)> {
+/// How a program's move list differs from ours at one position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct MoveDiff {
+    /// Legal, not listed.
+    missing: Vec<String>,
+    /// Listed, not legal.
+    extra: Vec<String>,
+    /// Listed more than once.
+    duplicated: Vec<String>,
+}
+
+/// The difference between our legal moves at `pos` and the program's `answer` line;
+/// `None` when it lists each legal move exactly once and nothing else.
+fn compare(pos: &Position, answer: &str) -> Option<MoveDiff> {
     let ours: BTreeSet<String> = our_moves(pos).into_iter().collect();
-    let theirs: BTreeSet<String> = answer.split_whitespace().map(str::to_string).collect();
-    if ours == theirs {
+    let mut theirs = BTreeSet::new();
+    let mut duplicated = BTreeSet::new();
+    for m in answer.split_whitespace() {
+        if !theirs.insert(m.to_string()) {
+            duplicated.insert(m.to_string());
+        }
+    }
+    if ours == theirs && duplicated.is_empty() {
         return None;
     }
-    Some((
-        ours.difference(&theirs).cloned().collect(),
-        theirs.difference(&ours).cloned().collect(),
-    ))
+    Some(MoveDiff {
+        missing: ours.difference(&theirs).cloned().collect(),
+        extra: theirs.difference(&ours).cloned().collect(),
+        duplicated: duplicated.into_iter().collect(),
+    })
 }
 
 /// Compares `engine`'s legal moves with ours on `positions` distinct positions from
@@ -144,13 +168,14 @@ pub fn diff_moves(
         report.shrink_positions = asked_while_shrinking;
         let pos = replay(s, &path).expect("shrunk paths are legal");
         let answer = engine.ask(&[write_sfen(&pos)])?;
-        let (missing, extra) = compare(&pos, &answer[0]).unwrap_or_default();
+        let d = compare(&pos, &answer[0]).unwrap_or_default();
         report.first = Some(MoveMismatch {
             start: s.clone(),
             sfen: write_sfen(&pos),
             path,
-            missing,
-            extra,
+            missing: d.missing,
+            extra: d.extra,
+            duplicated: d.duplicated,
         });
     }
     Ok(report)

@@ -22,8 +22,9 @@ pub enum EngineError {
         /// The cause.
         source: std::io::Error,
     },
-    /// It answered another number of lines than it was asked.
-    #[error("`{command}` answered {answered} lines to {asked} ({status})")]
+    /// It ended before answering every line it was asked (it crashed, or exited early):
+    /// the first line it left unanswered is the input to try it on.
+    #[error("`{command}` answered {answered} lines to {asked} ({status}); no answer to line {} of its input: {unanswered}", answered + 1)]
     WrongCount {
         /// The command line.
         command: String,
@@ -33,6 +34,8 @@ pub enum EngineError {
         answered: usize,
         /// Its exit status.
         status: String,
+        /// The first input line it did not answer (line `answered + 1`).
+        unanswered: String,
     },
     /// It answered more lines than it was asked (`yes`): it is stopped, not read to its end.
     #[error("`{command}` answered more than {asked} lines (stopped)")]
@@ -193,6 +196,7 @@ impl LineEngine {
                 asked: lines.len(),
                 answered: answers.len(),
                 status: status.to_string(),
+                unanswered: lines[answers.len()].clone(),
             });
         }
         Ok(answers)
@@ -206,7 +210,7 @@ impl LineEngine {
 /// command, so the engine itself is that program; what a compound command starts is not.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn die_with_parent(cmd: &mut Command) {
+pub(super) fn die_with_parent(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec; it makes one system call
     // (`prctl`) through rustix, which neither allocates nor takes a lock.
@@ -220,7 +224,7 @@ fn die_with_parent(cmd: &mut Command) {
 
 /// Kills `child` and, on Unix, its process group (with a time limit it leads one,
 /// [`LineEngine::ask`]).
-fn kill_group(child: &mut std::process::Child) {
+pub(super) fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     if let Some(pid) = i32::try_from(child.id())
         .ok()

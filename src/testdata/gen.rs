@@ -227,8 +227,8 @@ fn random_observation(rng: &mut ChaCha8Rng) -> Observation {
 }
 
 /// `gen quantum`: worlds of one side's 20 pieces from random observation histories
-/// (1–40 observations; one that would contradict the world is skipped, as the
-/// illegal move it stands for would be), converged by the counting engine, with the
+/// (1–40 observations drawn; one that would contradict the world is skipped, as the
+/// illegal move it stands for would be, so a history can be empty), converged by the counting engine, with the
 /// used-up kinds and the decision diagram's exact probabilities. The draws do not depend
 /// on the worlds, so the vectors before `shard`'s block are drawn and not converged.
 pub fn quantum(count: usize, seed: u64, shard: Shard, mut emit: impl FnMut(GenQuantum)) {
