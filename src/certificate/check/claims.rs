@@ -43,7 +43,7 @@ pub(super) fn nomate_root(
         return Err(invalid(r, "nomate_root is not the root's position"));
     }
     let budget = match x.budgets[ri] {
-        Some(b) if b + 2 >= l => return Ok(Some(ri)),
+        Some(b) if u64::from(b) + 2 >= u64::from(l) => return Ok(Some(ri)),
         Some(b) => format!("budget {b}"),
         None => "no budget".to_string(),
     };
@@ -56,7 +56,10 @@ pub(super) fn nomate_root(
     ))
 }
 
-/// The mate graph's `depth` is the header's `plies` and at most its length.
+/// The mate graph's `depth` is the header's `plies` and at most its length, and the
+/// length is odd: a mate takes an odd number of plies (the attacker moves first and
+/// last), so an even L with mate within L and no mate within L − 2 would be a shortest
+/// mate of L − 1, not L.
 ///
 /// # Errors
 /// [`CheckError::Invalid`] naming the root.
@@ -70,6 +73,12 @@ pub(super) fn depth(depth: u32, h: &Header) -> Result<(), CheckError> {
         ));
     }
     if let Some((l, _)) = h.length {
+        if l % 2 == 0 {
+            return Err(invalid(
+                root,
+                format!("length {l} is even, but a mate takes an odd number of plies"),
+            ));
+        }
         if depth > l {
             return Err(invalid(
                 root,

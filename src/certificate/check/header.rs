@@ -47,12 +47,14 @@ pub(super) fn parse_header(text: &str, line: usize) -> Result<Header, CheckError
     let root = get_id(&header, "root", line)?;
     let plies = match header.get("plies") {
         Some(serde_json::Value::Null) | None if !mate => None,
-        Some(v) if mate && v.is_u64() => v.as_u64().map(|x| x as u32),
+        Some(v) if mate && v.as_u64().is_some_and(|x| u32::try_from(x).is_ok()) => {
+            v.as_u64().and_then(|x| u32::try_from(x).ok())
+        }
         _ => {
             return Err(unreadable(
                 line,
                 1,
-                "plies must be a number for mate and null for nomate",
+                "plies must be a number (below 2^32) for mate and null for nomate",
             ))
         }
     };
