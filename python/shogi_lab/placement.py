@@ -36,6 +36,8 @@ def first(
     """One placement (checked square by square) or a proof by exhaustive search that none
     exists: the object ``shogi-lab place --first --json`` prints (``PlaceFirst``):
     ``{"pieces", "directions", "result": "found" | "impossible" | "unknown",
-    "sfen": str | None, "nodes": int, "time_ms": int}``. The GIL is released; Ctrl-C
-    stops the search and raises ``KeyboardInterrupt``."""
+    "sfen": str | None, "nodes": int, "time_ms": int}``. ``node_limit`` (the CLI's
+    ``--node-limit``, at least 1, else ``ShogiLabError``) gives up after about that many
+    nodes (``"unknown"``; polled every 4 096 nodes of each worker). The GIL is released;
+    Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
     return json.loads(_native.placement_first(pieces, both_directions, node_limit))

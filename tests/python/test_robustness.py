@@ -225,3 +225,15 @@ def test_tsume_solves_from_several_threads_at_once(root):
         t.join()
     strip = lambda r: {k: v for k, v in vars(r).items() if k != "time_ms"}
     assert [strip(r) for r in together] == [strip(r) for r in alone]
+
+
+def test_placement_first_node_limit_zero_is_refused_as_by_the_cli():
+    # The CLI refuses `place --first --node-limit 0` (exit 2); node_limit=0 ran a search
+    # (the limit is polled every 4 096 nodes) and answered "found".
+    r = subprocess.run([str(cli_path()), "place", "--first", "--node-limit", "0", "RB"], capture_output=True, text=True)
+    assert r.returncode == 2 and "--node-limit" in r.stderr
+    from shogi_lab import placement
+    with pytest.raises(ShogiLabError, match="bad node_limit 0: need at least 1"):
+        placement.first("RB", node_limit=0)
+    assert placement.first("RB", node_limit=1)["result"] in ("found", "unknown")
+
