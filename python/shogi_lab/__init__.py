@@ -48,14 +48,17 @@ def read_record(path: Union[str, PathLike[str]]) -> Tuple[str, List[str], Dict[s
 
 def write_record(
     start: str,
-    moves: Sequence[str],
+    moves: Union[str, Sequence[str]],
     to: str = "kif",
     headers: Optional[Dict[str, str]] = None,
 ) -> str:
-    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves,
-    ``to`` one of ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
+    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves (a
+    list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
+    ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
     hs = list(headers.items()) if headers else None
-    return _native.write_record(start, list(moves), to, hs)
+    # A string is its moves, not its characters ("7g7f" was read as moves "7", "g", …).
+    ms = moves.split() if isinstance(moves, str) else list(moves)
+    return _native.write_record(start, ms, to, hs)
 
 
 from . import gen, placement, quantum, tsume  # noqa: E402  (submodules use the names above)

@@ -237,3 +237,10 @@ def test_placement_first_node_limit_zero_is_refused_as_by_the_cli():
         placement.first("RB", node_limit=0)
     assert placement.first("RB", node_limit=1)["result"] in ("found", "unknown")
 
+
+def test_write_record_takes_moves_as_one_string():
+    # A string (TsumeResult.usi, a line of USI moves) was split into characters:
+    # `move 1 "7": malformed USI move "7"`.
+    want = shogi_lab.write_record("startpos", ["7g7f", "3c3d"], to="usi")
+    assert shogi_lab.write_record("startpos", "7g7f 3c3d", to="usi") == want
+    assert want == "position startpos moves 7g7f 3c3d\n"
