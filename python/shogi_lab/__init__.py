@@ -10,7 +10,7 @@ Long calls release the GIL.
 >>> import shogi_lab
 >>> p = shogi_lab.Position.from_usi("position startpos moves 7g7f")
 >>> len(p.legal_moves()), p.perft(2)
-(30, 900)
+(30, 1110)
 """
 
 from __future__ import annotations
