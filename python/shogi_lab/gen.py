@@ -5,7 +5,9 @@ returns only the i-th (0-based) contiguous block of the ``count`` vectors, so th
 n parts concatenated in order are the unsharded run (the CLI's ``--shard I/N``).
 The schemas are ``specs/schema/gen-*.md``. ``*_jsonl`` give the exact text the CLI
 prints (one JSON object a line). Bad arguments raise ``ShogiLabError``; the GIL is
-released while generating.
+released while generating, and Ctrl-C (a notebook's interrupt) stops every generator and
+raises ``KeyboardInterrupt`` (``positions`` within a perft count, the others between two
+vectors).
 """
 
 from __future__ import annotations

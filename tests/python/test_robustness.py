@@ -119,6 +119,11 @@ LONG_CALLS = [
     'placement.count("P18L4N4S4G4K2R2B2", both_directions=True)',
     'placement.count("P18L4N4S4G4K2R1B1", method="sweep")',
     "gen.tsume(100_000, plies=15)",
+    # Minutes each (a depth-4 vector's perft alone can take seconds); these ran to their
+    # end with Ctrl-C unheard (the GIL released, but no stop flag).
+    "gen.positions(100_000, depth=4)",
+    "gen.quantum(1_000_000)",
+    'gen.records(1_000_000, to="usi")',
 ]
 # These end on their own within the child's patience (R2B2K18 is impossible after 0.4 G
 # nodes, about 45 s; the SAT engine spends about 3 s on this world, whose contradiction
