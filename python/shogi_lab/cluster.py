@@ -11,7 +11,8 @@ contiguous blocks of the vectors for ``gen``). A
 finished shard is written atomically to ``DIR/shard-I-of-N.json[l]``; a rerun
 with the same job (``DIR/job.json``: the options and, for ``tsume``, the problem file's
 SHA-256, so an edited file is another job) keeps those and runs only the missing
-shards; another job in the same ``DIR`` is refused. The merged
+shards; another job in the same ``DIR``, or shards there without a ``job.json``, is
+refused. The merged
 result is ``DIR/merged.jsonl`` (tsume: the shards concatenated in order, equal to
 ``shogi-lab tsume FILE --json`` apart from ``time_ms``; gen: byte for byte the
 output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place:
@@ -289,6 +290,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if old != job:
             return _fail(f"{out} holds another job ({job_path}); use another --out")
     else:
+        # Shards without a job.json (it was removed, or they came from elsewhere) would be
+        # taken as this job's and merged unchecked.
+        strays = sorted(n for n in os.listdir(out) if n.startswith("shard-"))
+        if strays:
+            return _fail(f"{out} holds shard files ({strays[0]} …) but no {JOB_FILE}, so their job "
+                         "is unknown; use another --out")
         _write_atomically(job_path, json.dumps(job, ensure_ascii=False, indent=1) + "\n")
     paths = [os.path.join(out, f"shard-{i}-of-{a.shards}.{ext}") for i in range(a.shards)]
     todo = [i for i in range(a.shards) if not os.path.exists(paths[i])]

@@ -355,3 +355,18 @@ def test_output_directory_problems_are_one_line(tmp_path, monkeypatch, capsys):
     assert cluster.main([*base, "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("shogi-lab cluster: Ray is not installed") and err.count("\n") == 1
+
+
+def test_shards_without_a_job_file_are_not_taken_for_this_job(tmp_path, capsys):
+    # With job.json removed, the shards beside it were reused for whatever job came next:
+    # a quantum run's shard merged into a positions run (exit 0).
+    out = tmp_path / "g"
+    base = ["--count", "4", "--shards", "2", "--no-ray", "--out", str(out)]
+    assert cluster.main(["gen", "quantum", *base]) == 0
+    (out / "job.json").unlink()
+    (out / "shard-1-of-2.jsonl").unlink()
+    capsys.readouterr()
+    assert cluster.main(["gen", "positions", *base]) == 2
+    assert capsys.readouterr().err.strip() == (f"shogi-lab cluster: {out} holds shard files (shard-0-of-2.jsonl …) "
+                                               "but no job.json, so their job is unknown; use another --out")
+    assert not (out / "job.json").exists()
