@@ -15,8 +15,10 @@ shards; another job in the same ``DIR``, or shards there without a ``job.json``,
 refused. The merged
 result is ``DIR/merged.jsonl`` (tsume: the shards concatenated in order, equal to
 ``shogi-lab tsume FILE --json`` apart from ``time_ms``; gen: byte for byte the
-output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place:
-counts summed).
+output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place: the
+object of ``shogi-lab place --count --json`` apart from ``time_ms``, the shards' sum,
+followed by the driver's ``shards``, ``cpu_s_sum``, ``cpu_s_max``, ``cpu_s_max_worker``
+and ``wall_s``).
 
 Exit codes are the CLI's, and 3 for a failed shard: 0 every answer found; 1 an answer
 missing within the limits (a problem ``unknown``, a ``gen tsume`` vector left out, a count other than ``--expect``);
@@ -422,10 +424,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 1
         return 0
     parts: List[Dict[str, Any]] = [json.loads(t) for t in texts]
+
+    def merged(key: str, how: Any) -> Any:
+        """The shards' values of `key` merged, or None where the method has none."""
+        values = [p.get(key) for p in parts]
+        return None if any(v is None for v in values) else how(values)
+
+    # The CLI's `place --count --json` object (PlaceCount, in its key order), the shards'
+    # values merged: count, mirror_symmetric, nodes, layouts and states sum (each shard
+    # counts its own branches or layouts), peak_states is the largest, time_ms the shards'
+    # sum. It held the counts only, without nodes, layouts, states, peak_states, shard and
+    # time_ms. The driver's own measurements follow.
+    count, mirror = sum(p["count"] for p in parts), sum(p["mirror_symmetric"] for p in parts)
     total = {
         "pieces": parts[0]["pieces"], "directions": parts[0]["directions"], "method": parts[0]["method"],
-        "count": sum(p["count"] for p in parts),
-        "mirror_symmetric": sum(p["mirror_symmetric"] for p in parts),
+        "shard": None,
+        "count": count,
+        "count_up_to_mirror": (count + mirror) // 2,
+        "mirror_symmetric": mirror,
+        "nodes": merged("nodes", sum),
+        "layouts": merged("layouts", sum),
+        "states": merged("states", sum),
+        "peak_states": merged("peak_states", max),
+        "time_ms": merged("time_ms", sum),
         "shards": a.shards,
         "cpu_s_sum": round(sum(p["cpu_s"] for p in parts), 3),
         "cpu_s_max": max(p["cpu_s"] for p in parts),
@@ -435,7 +456,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if all("worker" in p for p in parts) else None,
         "wall_s": round(wall, 3),
     }
-    total["count_up_to_mirror"] = (total["count"] + total["mirror_symmetric"]) // 2
     _write_atomically(os.path.join(out, "merged.json"), json.dumps(total) + "\n")
     print(json.dumps(total))
     if a.expect is not None and total["count"] != a.expect:

@@ -370,3 +370,19 @@ def test_shards_without_a_job_file_are_not_taken_for_this_job(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (f"shogi-lab cluster: {out} holds shard files (shard-0-of-2.jsonl …) "
                                                "but no job.json, so their job is unknown; use another --out")
     assert not (out / "job.json").exists()
+
+
+@pytest.mark.parametrize("method", [["--sweep"], ["--both-directions"]])
+def test_place_merged_is_the_clis_object(cli, tmp_path, method):
+    # merged.json held pieces, directions, method, count, mirror_symmetric and
+    # count_up_to_mirror only: the CLI's nodes (search), layouts, states and peak_states
+    # (sweep), shard and time_ms were missing. The shards' nodes, layouts and states sum
+    # to the unsharded run's, peak_states is the largest.
+    want = cli.json("place", "--count", *method, "RBG")[0]
+    out = tmp_path / "p"
+    assert cluster.main(["place", "RBG", *method, "--shards", "3", "--no-ray", "--out", str(out)]) == 0
+    merged = json.loads((out / "merged.json").read_text())
+    extra = ["shards", "cpu_s_sum", "cpu_s_max", "cpu_s_max_worker", "wall_s"]
+    assert list(merged) == list(want) + extra
+    assert {k: v for k, v in merged.items() if k not in extra + ["time_ms"]} == {
+        k: v for k, v in want.items() if k != "time_ms"}
