@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Optional, Tuple
 
-from . import _native
+from . import _args, _native
 
 
 def count(
@@ -27,6 +27,7 @@ def count(
     where a method has no such value; the GIL is released, and Ctrl-C (a notebook's
     interrupt) stops the count and raises ``KeyboardInterrupt``.
     """
+    _args.shard(shard)
     return json.loads(_native.placement_count(pieces, both_directions, method, shard))
 
 
@@ -40,4 +41,5 @@ def first(
     ``--node-limit``, at least 1, else ``ShogiLabError``) gives up after about that many
     nodes (``"unknown"``; polled every 4 096 nodes of each worker). The GIL is released;
     Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
+    _args.unsigned("node_limit", node_limit)
     return json.loads(_native.placement_first(pieces, both_directions, node_limit))
