@@ -45,7 +45,7 @@ import os
 import socket
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _native, gen, placement, tsume
 
@@ -237,6 +237,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         os.makedirs(out, exist_ok=True)
     except OSError as e:  # a file of that name, no permission: one line, not a traceback
         return _fail(f"cannot use --out {out}: {e.strerror or e}")
+    calls: List[Tuple[Callable[..., Any], Tuple[Any, ...]]]  # each shard's function and arguments
     if a.job == "tsume":
         try:  # as the CLI reads it: UTF-8 (else PATH:LINE:COL: not UTF-8 text), a BOM removed
             text = _native.read_text(a.file)
@@ -425,7 +426,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     parts: List[Dict[str, Any]] = [json.loads(t) for t in texts]
 
-    def merged(key: str, how: Any) -> Any:
+    def combined(key: str, how: Any) -> Any:
         """The shards' values of `key` merged, or None where the method has none."""
         values = [p.get(key) for p in parts]
         return None if any(v is None for v in values) else how(values)
@@ -442,11 +443,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "count": count,
         "count_up_to_mirror": (count + mirror) // 2,
         "mirror_symmetric": mirror,
-        "nodes": merged("nodes", sum),
-        "layouts": merged("layouts", sum),
-        "states": merged("states", sum),
-        "peak_states": merged("peak_states", max),
-        "time_ms": merged("time_ms", sum),
+        "nodes": combined("nodes", sum),
+        "layouts": combined("layouts", sum),
+        "states": combined("states", sum),
+        "peak_states": combined("peak_states", max),
+        "time_ms": combined("time_ms", sum),
         "shards": a.shards,
         "cpu_s_sum": round(sum(p["cpu_s"] for p in parts), 3),
         "cpu_s_max": max(p["cpu_s"] for p in parts),

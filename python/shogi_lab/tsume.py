@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, cast
 
 from . import _args, _native
 
@@ -128,4 +128,4 @@ def solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,
         progress, progress_every, certificate_nodes, alt_nodes, max_plies,
     )
-    return TsumeResult(**d)
+    return TsumeResult(**cast(Dict[str, Any], d))
