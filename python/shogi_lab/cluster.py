@@ -55,6 +55,8 @@ JOB_FILE = "job.json"
 MAX_SHARDS = 1_000_000
 # The CLI's bound on `tsume --memory` (MiB).
 MAX_MEMORY_MIB = 1 << 24
+# A str argument of a shard this long or longer is put in Ray's object store once.
+SHARED_ARG_CHARS = 100_000
 
 
 def _write_atomically(path: str, text: str) -> None:
@@ -351,10 +353,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                           f"CPUs (the most: {most:g}); the tasks wait until such a node joins",
                           file=sys.stderr)
                 remote = {fn: ray.remote(num_cpus=a.threads, max_retries=2)(fn) for fn, _ in calls[:1]}
+                # A large argument (a tsume file's text) goes to the object store once, and
+                # each task gets its reference (Ray resolves it): passed by value, it was
+                # serialized and stored again for every shard (64 shards of a 300 MB file:
+                # 19 GB).
+                stored: Dict[int, Any] = {}
+
+                def shared(x: Any) -> Any:
+                    if isinstance(x, str) and len(x) >= SHARED_ARG_CHARS:
+                        if id(x) not in stored:
+                            stored[id(x)] = ray.put(x)
+                        return stored[id(x)]
+                    return x
+
                 pending = {}
                 for i in todo:
                     fn, args = calls[i]
-                    pending[remote[fn].remote(*args)] = i
+                    pending[remote[fn].remote(*map(shared, args))] = i
                 while pending:
                     # A timeout so that Ctrl-C (KeyboardInterrupt) reaches the driver between waits.
                     done, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)

@@ -5,6 +5,7 @@ unsharded answer, finished shards are kept and reused. These run the shards in-p
 import json
 import subprocess
 import sys
+import types
 
 import pytest
 from conftest import cli_path
@@ -386,3 +387,90 @@ def test_place_merged_is_the_clis_object(cli, tmp_path, method):
     assert list(merged) == list(want) + extra
     assert {k: v for k, v in merged.items() if k not in extra + ["time_ms"]} == {
         k: v for k, v in want.items() if k != "time_ms"}
+
+
+class FakeRef:
+    def __init__(self, value=None, error=None):
+        self.value, self.error = value, error
+
+
+class FakeRay(types.ModuleType):
+    """The part of Ray the driver uses, running each task at once in this process: the
+    driver's Ray path without a Ray instance. Records what each task was given."""
+
+    def __init__(self):
+        super().__init__("ray")
+        self.puts, self.calls = [], []
+
+    def init(self, **kwargs):
+        pass
+
+    def shutdown(self):
+        pass
+
+    def nodes(self):
+        return [{"Alive": True, "Resources": {"CPU": 2.0}}]
+
+    def put(self, value):
+        self.puts.append(value)
+        return FakeRef(value)
+
+    def remote(self, **options):
+        def wrap(fn):
+            def run(*args):
+                self.calls.append(args)
+                try:
+                    return FakeRef(fn(*[a.value if isinstance(a, FakeRef) else a for a in args]))
+                except Exception as e:
+                    return FakeRef(error=e)
+            return types.SimpleNamespace(remote=run)
+        return wrap
+
+    def wait(self, refs, num_returns=1, timeout=None):
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref):
+        if ref.error is not None:
+            raise ref.error
+        return ref.value
+
+
+def test_a_large_problem_file_goes_to_ray_once(cli, root, tmp_path, monkeypatch):
+    # The file's text was an argument of every task, so Ray serialized and stored it once
+    # per shard (64 shards of a 300 MB file: 19 GB). It is put once; the tasks get its reference.
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(cluster, "SHARED_ARG_CHARS", 100, raising=False)  # cases.sfen is longer
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    text = (root / "specs" / "tsume" / "cases.sfen").read_text(encoding="utf-8")
+    out = tmp_path / "t"
+    assert cluster.main(["tsume", file, "--nodes", "20000", "--shards", "4", "--workers", "2", "--out", str(out)]) == 0
+    assert fake.puts == [text] and len(fake.calls) == 4
+    assert not any(isinstance(x, str) and x == text for args in fake.calls for x in args)
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == untimed(cli("tsume", file, "--json",
+                                                                                       "--nodes", "20000"))
+
+
+def test_a_failing_ray_task_keeps_the_others(cli, tmp_path, monkeypatch, capsys):
+    # On Ray, ray.get of the failed task raised out of the driver (a traceback, exit 1) and
+    # the shards still running were lost with the instance.
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    real = cluster.run_place_shard
+
+    def flaky(pieces, both, method, index, count):
+        if index == 0:
+            raise MemoryError("no room")
+        return real(pieces, both, method, index, count)
+
+    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    out = tmp_path / "p"
+    argv = ["place", "RBG", "--sweep", "--shards", "3", "--workers", "2", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 3
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"shogi-lab cluster: shard 0/3 failed: MemoryError: no room; the 2 finished shards are kept in {out}, "
+        "the same command computes the rest")
+    assert (out / "shard-1-of-3.json").exists() and (out / "shard-2-of-3.json").exists()
+    monkeypatch.setattr(cluster, "run_place_shard", real)
+    assert cluster.main(argv) == 0
+    assert json.loads((out / "merged.json").read_text())["count"] == cli.json("place", "--count", "--sweep", "RBG")[0]["count"]
