@@ -301,7 +301,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if strays:
             return _fail(f"{out} holds shard files ({strays[0]} …) but no {JOB_FILE}, so their job "
                          "is unknown; use another --out")
-        _write_atomically(job_path, json.dumps(job, ensure_ascii=False, indent=1) + "\n")
+        try:
+            _write_atomically(job_path, json.dumps(job, ensure_ascii=False, indent=1) + "\n")
+        except OSError as e:  # a read-only or full disk: one line, before any work
+            return _fail(f"cannot write {job_path}: {e.strerror or e}")
     paths = [os.path.join(out, f"shard-{i}-of-{a.shards}.{ext}") for i in range(a.shards)]
     todo = [i for i in range(a.shards) if not os.path.exists(paths[i])]
     if len(todo) < a.shards:
@@ -339,10 +342,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 return _fail('Ray is not installed: pip install "ray>=2.9" (or "shogi_lab[cluster]"), '
                              "or run the shards in this process with --no-ray")
             env = {"env_vars": {"RAYON_NUM_THREADS": str(a.threads)}}
-            if a.address:
-                ray.init(address=a.address, runtime_env=env, log_to_driver=False)
-            else:
-                ray.init(num_cpus=a.workers, runtime_env=env, include_dashboard=False, log_to_driver=False)
+            try:
+                if a.address:
+                    ray.init(address=a.address, runtime_env=env, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=a.workers, runtime_env=env, include_dashboard=False, log_to_driver=False)
+            except Exception as e:  # no cluster at --address, …: one line, not Ray's traceback
+                ray.shutdown()
+                return _fail(f"cannot {'join the Ray cluster at ' + a.address if a.address else 'start Ray'}: "
+                             f"{_first_line(e)}")
             try:
                 most = max((n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
                 if a.threads > most:

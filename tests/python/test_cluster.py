@@ -474,3 +474,17 @@ def test_a_failing_ray_task_keeps_the_others(cli, tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(cluster, "run_place_shard", real)
     assert cluster.main(argv) == 0
     assert json.loads((out / "merged.json").read_text())["count"] == cli.json("place", "--count", "--sweep", "RBG")[0]["count"]
+
+
+def test_no_cluster_at_the_address_is_one_line(tmp_path, monkeypatch, capsys):
+    # `--address auto` with no cluster running: Ray's ConnectionError traceback, exit 1.
+    class NoCluster(FakeRay):
+        def init(self, **kwargs):
+            raise ConnectionError("Could not find any running Ray instance.\nPlease specify …")
+
+    monkeypatch.setitem(sys.modules, "ray", NoCluster())
+    capsys.readouterr()
+    argv = ["gen", "quantum", "--count", "2", "--shards", "2", "--address", "auto", "--out", str(tmp_path / "g")]
+    assert cluster.main(argv) == 2
+    assert capsys.readouterr().err == ("shogi-lab cluster: cannot join the Ray cluster at auto: "
+                                       "ConnectionError: Could not find any running Ray instance.\n")
