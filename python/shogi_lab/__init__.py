@@ -4,13 +4,14 @@ solver (``shogi_lab.tsume``), quantum shogi (``shogi_lab.quantum``), 利かず�
 batch driver (``python -m shogi_lab.cluster``).
 
 Errors are :class:`ShogiLabError` (a ``ValueError``) carrying the command line's
-one-line message; a table that does not fit in memory raises ``MemoryError``.
+one-line message (an integer argument out of range too, negative ones included: ``bad
+count -1: must not be negative``); a table that does not fit in memory raises ``MemoryError``.
 Long calls release the GIL.
 
 >>> import shogi_lab
 >>> p = shogi_lab.Position.from_usi("position startpos moves 7g7f")
 >>> len(p.legal_moves()), p.perft(2)
-(30, 900)
+(30, 1110)
 """
 
 from __future__ import annotations
@@ -48,14 +49,17 @@ def read_record(path: Union[str, PathLike[str]]) -> Tuple[str, List[str], Dict[s
 
 def write_record(
     start: str,
-    moves: Sequence[str],
+    moves: Union[str, Sequence[str]],
     to: str = "kif",
     headers: Optional[Dict[str, str]] = None,
 ) -> str:
-    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves,
-    ``to`` one of ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
+    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves (a
+    list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
+    ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
     hs = list(headers.items()) if headers else None
-    return _native.write_record(start, list(moves), to, hs)
+    # A string is its moves, not its characters ("7g7f" was read as moves "7", "g", …).
+    ms = moves.split() if isinstance(moves, str) else list(moves)
+    return _native.write_record(start, ms, to, hs)
 
 
 from . import gen, placement, quantum, tsume  # noqa: E402  (submodules use the names above)

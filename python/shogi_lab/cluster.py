@@ -9,18 +9,28 @@ partition as the CLI: contiguous blocks of the problem list for ``tsume``,
 round robin over top-level branches / long-range layouts for ``place``,
 contiguous blocks of the vectors for ``gen``). A
 finished shard is written atomically to ``DIR/shard-I-of-N.json[l]``; a rerun
-with the same job keeps those and runs only the missing shards. The merged
+with the same job (``DIR/job.json``: the options and, for ``tsume``, the problem file's
+SHA-256, so an edited file is another job) keeps those and runs only the missing
+shards; another job in the same ``DIR``, or shards there without a ``job.json``, is
+refused. The merged
 result is ``DIR/merged.jsonl`` (tsume: the shards concatenated in order, equal to
 ``shogi-lab tsume FILE --json`` apart from ``time_ms``; gen: byte for byte the
-output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place:
-counts summed).
+output of ``shogi-lab gen …`` without ``--shard``) or ``DIR/merged.json`` (place: the
+object of ``shogi-lab place --count --json`` apart from ``time_ms``, the shards' sum,
+followed by the driver's ``shards``, ``cpu_s_sum``, ``cpu_s_max``, ``cpu_s_max_worker``
+and ``wall_s``).
 
-Exit codes are the CLI's: 0 every answer found; 1 an answer missing within the limits
-(a problem ``unknown``, a ``gen tsume`` vector left out, a count other than ``--expect``);
+Exit codes are the CLI's, and 3 for a failed shard: 0 every answer found; 1 an answer
+missing within the limits (a problem ``unknown``, a ``gen tsume`` vector left out, a count other than ``--expect``);
 2 bad input (an option, a file that cannot be read or is not UTF-8, a problem line that
-cannot be read: its row holds the CLI's located error, the first is printed).
+cannot be read: its row holds the CLI's located error, the first is printed); 3 a
+shard failed (its task raised, e.g. ``MemoryError`` for a ``--memory`` the worker cannot
+give, or its worker died more often than Ray retries); the other shards run to their end
+and are kept, no merged file is written, and a rerun computes only the missing shards.
+Ctrl-C stops the driver (exit 130); the shards finished by then are kept.
 
-By default Ray starts a local instance with ``--workers`` CPUs (default: all);
+By default Ray starts a local instance with ``--workers`` CPUs (default: all; ``--threads``,
+the CPUs of each task, must not exceed them, or no task could start);
 ``--address auto`` or ``--address ray://HEAD:10001`` joins a running cluster
 (every node needs ``pip install shogi_lab`` of the same version).
 """
@@ -29,16 +39,24 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import os
 import socket
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _native, gen, placement, tsume
 
 JOB_FILE = "job.json"
+# At most this many shards: each is a Ray task and a file (a typo such as 10**9 built a
+# list of a billion tasks, for minutes, before anything ran).
+MAX_SHARDS = 1_000_000
+# The CLI's bound on `tsume --memory` (MiB).
+MAX_MEMORY_MIB = 1 << 24
+# A str argument of a shard this long or longer is put in Ray's object store once.
+SHARED_ARG_CHARS = 100_000
 
 
 def _write_atomically(path: str, text: str) -> None:
@@ -123,18 +141,18 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m shogi_lab.cluster", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="job", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--shards", type=int, required=True, help="number of shards (Ray tasks)")
+    common.add_argument("--shards", type=int, required=True, help=f"number of shards (Ray tasks), 1 to {MAX_SHARDS}")
     common.add_argument("--out", default=None, help="output directory (default: ray-out/<job>)")
     common.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
     common.add_argument("--workers", type=int, default=None, help="CPUs of the local instance (default: all)")
-    common.add_argument("--threads", type=int, default=1, help="rayon threads inside each task (default 1)")
+    common.add_argument("--threads", type=int, default=1, help="rayon threads (CPUs) of each task (default 1; at most --workers)")
     common.add_argument("--no-ray", action="store_true", help="run the shards one after another in this process")
-    common.add_argument("--expect", type=int, default=None, help="place: fail (exit 1) unless the merged count is this")
+    common.add_argument("--expect", type=int, default=None, help="place only: fail (exit 1) unless the merged count is this")
     t = sub.add_parser("tsume", parents=[common], help="solve a problem file")
     t.add_argument("file")
     t.add_argument("--nodes", type=int, default=None)
     t.add_argument("--time", type=float, default=None, help="seconds per problem")
-    t.add_argument("--memory", type=int, default=256, help="table MiB per task")
+    t.add_argument("--memory", type=int, default=256, help=f"table MiB per task (1 to {MAX_MEMORY_MIB}, as the CLI; default 256)")
     t.add_argument("--any-mate", action="store_true",
                    help="the first mate proven instead of the proven-shortest solution (as the CLI)")
     t.add_argument("--shortest", action="store_true", help=argparse.SUPPRESS)  # the default; old scripts
@@ -178,19 +196,50 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
             ap.error("gen tsume needs --plies")
         if a.what == "records" and a.to is None:
             ap.error("gen records needs --to")
-    if a.shards < 1:
-        ap.error(f"bad --shards {a.shards}: need at least 1")
+    if a.job == "tsume":  # the CLI's ranges (a bad value failed every task, or became every problem's error)
+        if a.nodes is not None and not 0 <= a.nodes <= 2**64 - 1:
+            ap.error(f"bad --nodes {a.nodes}: need 0 to {2**64 - 1}")
+        if not 1 <= a.memory <= MAX_MEMORY_MIB:
+            ap.error(f"bad --memory {a.memory}: need 1 to {MAX_MEMORY_MIB} (MiB)")
+    if a.expect is not None and a.job != "place":
+        # It was accepted and ignored: the run exited 0 whatever it found.
+        ap.error(f"--expect applies to place only (the merged count), not to {a.job}")
+    if not 1 <= a.shards <= MAX_SHARDS:
+        ap.error(f"bad --shards {a.shards}: need 1 to {MAX_SHARDS}")
     if a.workers is not None and a.workers < 1:
         ap.error(f"bad --workers {a.workers}: need at least 1")
     if a.threads < 1:
         ap.error(f"bad --threads {a.threads}: need at least 1")
+    if not a.no_ray and a.address is None and a.workers is not None and a.threads > a.workers:
+        # Each task asks for --threads CPUs: on a local instance of fewer, none could start
+        # and the driver waited for ever.
+        ap.error(f"--threads {a.threads} is more than the {a.workers} CPUs of the local Ray instance "
+                 "(--workers): no task could start")
     return a
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"shogi-lab cluster: {message}", file=sys.stderr)
+    return code
+
+
+def _first_line(e: BaseException) -> str:
+    """``Type: message`` of a shard's exception, on one line (a Ray task's error: its cause)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, BaseException):
+        e = cause
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     a = _parse(argv)
     out = a.out or os.path.join("ray-out", a.job)
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:  # a file of that name, no permission: one line, not a traceback
+        return _fail(f"cannot use --out {out}: {e.strerror or e}")
+    calls: List[Tuple[Callable[..., Any], Tuple[Any, ...]]]  # each shard's function and arguments
     if a.job == "tsume":
         try:  # as the CLI reads it: UTF-8 (else PATH:LINE:COL: not UTF-8 text), a BOM removed
             text = _native.read_text(a.file)
@@ -203,8 +252,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
         limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": not a.any_mate,
                   "certify": not a.no_certify, "count_futile": a.count_futile}
-        job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(text.encode()),
-               "shards": a.shards, **limits}
+        # The text's hash, not only its size: a problem edited in place (same length) kept
+        # its stale shards, and the merged file mixed the old answers with the new file.
+        data = text.encode()
+        job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(data),
+               "problems_sha256": hashlib.sha256(data).hexdigest(), "shards": a.shards, **limits}
         ext = "jsonl"
         calls = [(run_tsume_shard, (text, a.file, i, a.shards, limits)) for i in range(a.shards)]
     elif a.job == "place":
@@ -234,14 +286,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     job_path = os.path.join(out, JOB_FILE)
     if os.path.exists(job_path):
-        with open(job_path, encoding="utf-8") as f:
-            old = json.load(f)
+        try:
+            with open(job_path, encoding="utf-8") as f:
+                old = json.load(f)
+        except (OSError, ValueError) as e:
+            return _fail(f"{job_path} cannot be read ({e}); remove it (and the shards beside it) "
+                         "or use another --out")
         if old != job:
-            print(f"shogi-lab cluster: {out} holds another job ({job_path}); use another --out",
-                  file=sys.stderr)
-            return 2
+            return _fail(f"{out} holds another job ({job_path}); use another --out")
     else:
-        _write_atomically(job_path, json.dumps(job, ensure_ascii=False, indent=1) + "\n")
+        # Shards without a job.json (it was removed, or they came from elsewhere) would be
+        # taken as this job's and merged unchecked.
+        strays = sorted(n for n in os.listdir(out) if n.startswith("shard-"))
+        if strays:
+            return _fail(f"{out} holds shard files ({strays[0]} …) but no {JOB_FILE}, so their job "
+                         "is unknown; use another --out")
+        try:
+            _write_atomically(job_path, json.dumps(job, ensure_ascii=False, indent=1) + "\n")
+        except OSError as e:  # a read-only or full disk: one line, before any work
+            return _fail(f"cannot write {job_path}: {e.strerror or e}")
     paths = [os.path.join(out, f"shard-{i}-of-{a.shards}.{ext}") for i in range(a.shards)]
     todo = [i for i in range(a.shards) if not os.path.exists(paths[i])]
     if len(todo) < a.shards:
@@ -259,35 +322,88 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return os.path.join(out, f"shard-{i}-of-{a.shards}.missing.json")
 
     t0 = time.monotonic()
-    if todo and a.no_ray:
-        os.environ.setdefault("RAYON_NUM_THREADS", str(a.threads))
-        for i in todo:
-            fn, args = calls[i]
-            finish(i, fn(*args))
-    elif todo:
-        import ray
-
-        env = {"env_vars": {"RAYON_NUM_THREADS": str(a.threads)}}
-        if a.address:
-            ray.init(address=a.address, runtime_env=env, log_to_driver=False)
-        else:
-            ray.init(num_cpus=a.workers, runtime_env=env, include_dashboard=False, log_to_driver=False)
-        try:
-            remote = {fn: ray.remote(num_cpus=a.threads, max_retries=2)(fn) for fn, _ in calls[:1]}
-            pending = {}
+    failed: Dict[int, str] = {}  # shard → its error, one line
+    try:
+        if todo and a.no_ray:
+            os.environ.setdefault("RAYON_NUM_THREADS", str(a.threads))
             for i in todo:
                 fn, args = calls[i]
-                pending[remote[fn].remote(*args)] = i
-            while pending:
-                # A timeout so that Ctrl-C (KeyboardInterrupt) reaches the driver between waits.
-                done, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
-                for ref in done:
-                    i = pending.pop(ref)
-                    finish(i, ray.get(ref))  # kept even if a later shard fails
-                    print(f"shard {i}/{a.shards} done ({a.shards - len(pending)} of {a.shards})",
+                try:
+                    result = fn(*args)
+                except Exception as e:  # the others still run and are kept (KeyboardInterrupt stops)
+                    failed[i] = _first_line(e)
+                    print(f"shard {i}/{a.shards} failed: {failed[i]}", file=sys.stderr)
+                    continue
+                finish(i, result)
+        elif todo:
+            try:
+                import ray
+            except ImportError:
+                return _fail('Ray is not installed: pip install "ray>=2.9" (or "shogi_lab[cluster]"), '
+                             "or run the shards in this process with --no-ray")
+            env = {"env_vars": {"RAYON_NUM_THREADS": str(a.threads)}}
+            try:
+                if a.address:
+                    ray.init(address=a.address, runtime_env=env, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=a.workers, runtime_env=env, include_dashboard=False, log_to_driver=False)
+            except Exception as e:  # no cluster at --address, …: one line, not Ray's traceback
+                ray.shutdown()
+                return _fail(f"cannot {'join the Ray cluster at ' + a.address if a.address else 'start Ray'}: "
+                             f"{_first_line(e)}")
+            try:
+                most = max((n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+                if a.threads > most:
+                    if not a.address:  # no task could ever start: the driver waited for ever
+                        return _fail(f"--threads {a.threads} is more than the {most:g} CPUs of the local "
+                                     "Ray instance: no task could start")
+                    print(f"shogi-lab cluster: warning: no node of the cluster has --threads {a.threads} "
+                          f"CPUs (the most: {most:g}); the tasks wait until such a node joins",
                           file=sys.stderr)
-        finally:
-            ray.shutdown()
+                remote = {fn: ray.remote(num_cpus=a.threads, max_retries=2)(fn) for fn, _ in calls[:1]}
+                # A large argument (a tsume file's text) goes to the object store once, and
+                # each task gets its reference (Ray resolves it): passed by value, it was
+                # serialized and stored again for every shard (64 shards of a 300 MB file:
+                # 19 GB).
+                stored: Dict[int, Any] = {}
+
+                def shared(x: Any) -> Any:
+                    if isinstance(x, str) and len(x) >= SHARED_ARG_CHARS:
+                        if id(x) not in stored:
+                            stored[id(x)] = ray.put(x)
+                        return stored[id(x)]
+                    return x
+
+                pending = {}
+                for i in todo:
+                    fn, args = calls[i]
+                    pending[remote[fn].remote(*map(shared, args))] = i
+                while pending:
+                    # A timeout so that Ctrl-C (KeyboardInterrupt) reaches the driver between waits.
+                    done, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
+                    for ref in done:
+                        i = pending.pop(ref)
+                        try:
+                            result = ray.get(ref)
+                        except Exception as e:  # a task that raised, a worker that died past its retries
+                            failed[i] = _first_line(e)
+                            print(f"shard {i}/{a.shards} failed: {failed[i]}", file=sys.stderr)
+                            continue
+                        finish(i, result)  # kept even if a later shard fails
+                        print(f"shard {i}/{a.shards} done ({a.shards - len(pending)} of {a.shards})",
+                              file=sys.stderr)
+            finally:
+                ray.shutdown()
+    except KeyboardInterrupt:
+        kept = sum(os.path.exists(p) for p in paths)
+        return _fail(f"interrupted: {kept} of {a.shards} shards done in {out}; "
+                     "the same command resumes", 130)
+    if failed:
+        first = min(failed)
+        more = f" (and {len(failed) - 1} more shard(s))" if len(failed) > 1 else ""
+        return _fail(f"shard {first}/{a.shards} failed: {failed[first]}{more}; the "
+                     f"{a.shards - len(failed)} finished shards are kept in {out}, the same command "
+                     "computes the rest", 3)
     wall = time.monotonic() - t0
 
     texts = []
@@ -314,7 +430,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         merged = "".join(texts)
         _write_atomically(os.path.join(out, "merged.jsonl"), merged)
         rows = [json.loads(line) for line in merged.splitlines()]
-        by = {}
+        by: Dict[str, int] = {}
         for r in rows:
             k = r.get("result", "error")
             by[k] = by.get(k, 0) + 1
@@ -332,10 +448,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 1
         return 0
     parts: List[Dict[str, Any]] = [json.loads(t) for t in texts]
+
+    def combined(key: str, how: Any) -> Any:
+        """The shards' values of `key` merged, or None where the method has none."""
+        values = [p.get(key) for p in parts]
+        return None if any(v is None for v in values) else how(values)
+
+    # The CLI's `place --count --json` object (PlaceCount, in its key order), the shards'
+    # values merged: count, mirror_symmetric, nodes, layouts and states sum (each shard
+    # counts its own branches or layouts), peak_states is the largest, time_ms the shards'
+    # sum. It held the counts only, without nodes, layouts, states, peak_states, shard and
+    # time_ms. The driver's own measurements follow.
+    count, mirror = sum(p["count"] for p in parts), sum(p["mirror_symmetric"] for p in parts)
     total = {
         "pieces": parts[0]["pieces"], "directions": parts[0]["directions"], "method": parts[0]["method"],
-        "count": sum(p["count"] for p in parts),
-        "mirror_symmetric": sum(p["mirror_symmetric"] for p in parts),
+        "shard": None,
+        "count": count,
+        "count_up_to_mirror": (count + mirror) // 2,
+        "mirror_symmetric": mirror,
+        "nodes": combined("nodes", sum),
+        "layouts": combined("layouts", sum),
+        "states": combined("states", sum),
+        "peak_states": combined("peak_states", max),
+        "time_ms": combined("time_ms", sum),
         "shards": a.shards,
         "cpu_s_sum": round(sum(p["cpu_s"] for p in parts), 3),
         "cpu_s_max": max(p["cpu_s"] for p in parts),
@@ -345,7 +480,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if all("worker" in p for p in parts) else None,
         "wall_s": round(wall, 3),
     }
-    total["count_up_to_mirror"] = (total["count"] + total["mirror_symmetric"]) // 2
     _write_atomically(os.path.join(out, "merged.json"), json.dumps(total) + "\n")
     print(json.dumps(total))
     if a.expect is not None and total["count"] != a.expect:

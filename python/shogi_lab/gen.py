@@ -5,7 +5,9 @@ returns only the i-th (0-based) contiguous block of the ``count`` vectors, so th
 n parts concatenated in order are the unsharded run (the CLI's ``--shard I/N``).
 The schemas are ``specs/schema/gen-*.md``. ``*_jsonl`` give the exact text the CLI
 prints (one JSON object a line). Bad arguments raise ``ShogiLabError``; the GIL is
-released while generating.
+released while generating, and Ctrl-C (a notebook's interrupt) stops every generator and
+raises ``KeyboardInterrupt`` (``positions`` within a perft count, the others between two
+vectors).
 """
 
 from __future__ import annotations
@@ -13,9 +15,18 @@ from __future__ import annotations
 import json
 from typing import List, Optional, Tuple
 
-from . import _native
+from . import _args, _native
 
 Shard = Optional[Tuple[int, int]]
+
+
+def _check(shard: Shard = None, **ints: object) -> None:
+    """``ShogiLabError`` for a negative or oversized integer (``name=value`` or
+    ``name=(value, bits)``; 64 bits unless said) and a bad ``shard``."""
+    for name, v in ints.items():
+        value, bits = v if isinstance(v, tuple) else (v, 64)
+        _args.unsigned(name, value, bits)
+    _args.shard(shard)
 
 
 def _rows(text: str) -> List[dict]:
@@ -24,6 +35,7 @@ def _rows(text: str) -> List[dict]:
 
 def positions_jsonl(count: int, seed: int = 1, depth: int = 2, shard: Shard = None) -> str:
     """``shogi-lab gen positions --count C --seed S --depth D [--shard I/N]``'s output."""
+    _check(count=count, seed=seed, depth=(depth, 32), shard=shard)
     return _native.gen_positions(count, seed, depth, shard)
 
 
@@ -40,6 +52,7 @@ def tsume_jsonl(
     of the whole run) of the vectors left out because no mate of exactly ``plies`` plies
     was found in ``max_candidates`` candidates (where the CLI exits 1). Ctrl-C stops the
     generator (and the candidate's solve) and raises ``KeyboardInterrupt``."""
+    _check(count=count, plies=(plies, 16), seed=seed, nodes=nodes, max_candidates=max_candidates, shard=shard)
     return _native.gen_tsume(count, plies, seed, nodes, max_candidates, shard)
 
 
@@ -59,6 +72,7 @@ def tsume(
 
 def quantum_jsonl(count: int, seed: int = 1, shard: Shard = None) -> str:
     """``shogi-lab gen quantum --count C --seed S [--shard I/N]``'s output."""
+    _check(count=count, seed=seed, shard=shard)
     return _native.gen_quantum(count, seed, shard)
 
 
@@ -69,6 +83,7 @@ def quantum(count: int, seed: int = 1, shard: Shard = None) -> List[dict]:
 
 def records_jsonl(count: int, to: str, seed: int = 1, shard: Shard = None) -> str:
     """``shogi-lab gen records --count C --to TO --seed S [--shard I/N]``'s output."""
+    _check(count=count, seed=seed, shard=shard)
     return _native.gen_records(count, to, seed, shard)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Optional, Tuple
 
-from . import _native
+from . import _args, _native
 
 
 def count(
@@ -27,6 +27,7 @@ def count(
     where a method has no such value; the GIL is released, and Ctrl-C (a notebook's
     interrupt) stops the count and raises ``KeyboardInterrupt``.
     """
+    _args.shard(shard)
     return json.loads(_native.placement_count(pieces, both_directions, method, shard))
 
 
@@ -36,6 +37,9 @@ def first(
     """One placement (checked square by square) or a proof by exhaustive search that none
     exists: the object ``shogi-lab place --first --json`` prints (``PlaceFirst``):
     ``{"pieces", "directions", "result": "found" | "impossible" | "unknown",
-    "sfen": str | None, "nodes": int, "time_ms": int}``. The GIL is released; Ctrl-C
-    stops the search and raises ``KeyboardInterrupt``."""
+    "sfen": str | None, "nodes": int, "time_ms": int}``. ``node_limit`` (the CLI's
+    ``--node-limit``, at least 1, else ``ShogiLabError``) gives up after about that many
+    nodes (``"unknown"``; polled every 4 096 nodes of each worker). The GIL is released;
+    Ctrl-C stops the search and raises ``KeyboardInterrupt``."""
+    _args.unsigned("node_limit", node_limit)
     return json.loads(_native.placement_first(pieces, both_directions, node_limit))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Dict, List, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union, cast
 
-from . import _native
+from . import _args, _native
 
 World = Union[str, Sequence[str]]
 
@@ -48,15 +48,19 @@ def observe(world: World, piece: int, seed: int) -> dict:
     """Observes ``piece`` (0..19): its kind drawn with its exact probability from a
     ChaCha8 stream seeded by ``seed`` (the CLI's ``quantum observe --seed``). Returns
     ``{"piece", "kind", "probability": Fraction, "world", "used_up"}``."""
+    _args.unsigned("piece", piece)
+    _args.unsigned("seed", seed)
     d = _native.quantum_observe(_text(world), piece, seed)
-    n, m = d["probability"]
+    n, m = cast(Tuple[int, int], d["probability"])
     d["probability"] = Fraction(n, m)
     return d
 
 
-def perft(depth: int, shard: Tuple[int, int] | None = None) -> int:
+def perft(depth: int, shard: Optional[Tuple[int, int]] = None) -> int:
     """Quantum shogi perft from the initial position (``shogi-lab quantum perft``);
     ``shard=(i, n)`` counts only the sequences under the i-th of n parts of the root moves.
     ``depth`` is 0 to 1000; the count runs with the GIL released, and Ctrl-C stops it
     (``KeyboardInterrupt``)."""
+    _args.unsigned("depth", depth, 32)
+    _args.shard(shard)
     return _native.quantum_perft(depth, shard)

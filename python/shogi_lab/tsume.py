@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, cast
 
-from . import _native
+from . import _args, _native
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,12 @@ def solve(
     extraction: the answer stands, and what was not certified by then (``certified``, and
     ``shortest_certified`` unless the length certificate was done) is ``None``.
     """
+    for name, value in (("nodes", nodes), ("memory_mib", memory_mib), ("certificate_nodes", certificate_nodes),
+                        ("alt_nodes", alt_nodes)):
+        _args.unsigned(name, value)
+    _args.unsigned("max_plies", max_plies, 16)
     d = _native.tsume_solve(
         sfen, nodes, time, memory_mib, shortest, defender_hand_as_given, certify, count_futile,
         progress, progress_every, certificate_nodes, alt_nodes, max_plies,
     )
-    return TsumeResult(**d)
+    return TsumeResult(**cast(Dict[str, Any], d))

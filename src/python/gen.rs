@@ -55,11 +55,16 @@ pub fn gen_positions(
     if empty {
         return Ok(String::new());
     }
-    Ok(py.allow_threads(|| {
+    // On a thread of its own: Ctrl-C stops the walks and the perft counts (a depth-5 vector
+    // alone can count for many seconds) and raises KeyboardInterrupt.
+    super::interruptible(py, |c| {
         let mut out = String::new();
-        gen::positions(count, seed, depth, shard, |v| push_line(&mut out, &v));
-        out
-    }))
+        gen::positions_until(count, seed, depth, shard, &|| c.0.is_stopped(), |v| {
+            push_line(&mut out, &v)
+        })
+        .map(|()| out)
+    })?
+    .ok_or_else(super::interrupted)
 }
 
 /// The lines of `gen tsume --count COUNT --plies PLIES …` and the indices (0-based, of
@@ -124,11 +129,15 @@ pub fn gen_quantum(
     if empty {
         return Ok(String::new());
     }
-    Ok(py.allow_threads(|| {
+    // Ctrl-C stops it between two vectors and raises KeyboardInterrupt.
+    super::interruptible(py, |c| {
         let mut out = String::new();
-        gen::quantum(count, seed, shard, |v| push_line(&mut out, &v));
-        out
-    }))
+        gen::quantum_until(count, seed, shard, &|| c.0.is_stopped(), |v| {
+            push_line(&mut out, &v)
+        })
+        .map(|()| out)
+    })?
+    .ok_or_else(super::interrupted)
 }
 
 /// The lines of `gen records --count COUNT --seed SEED --to TO [--shard I/N]`.
@@ -158,9 +167,13 @@ pub fn gen_records(
     if empty {
         return Ok(String::new());
     }
-    Ok(py.allow_threads(|| {
+    // Ctrl-C stops it between two games and raises KeyboardInterrupt.
+    super::interruptible(py, |c| {
         let mut out = String::new();
-        gen::records(count, seed, format, shard, |v| push_line(&mut out, &v));
-        out
-    }))
+        gen::records_until(count, seed, format, shard, &|| c.0.is_stopped(), |v| {
+            push_line(&mut out, &v)
+        })
+        .map(|()| out)
+    })?
+    .ok_or_else(super::interrupted)
 }

@@ -81,7 +81,8 @@ pub fn placement_count(
 }
 
 /// One placement or a proof that none exists: the JSON object of `place --first --json`
-/// ([`PlaceFirst`]), as text.
+/// ([`PlaceFirst`]), as text. `node_limit` is the CLI's `--node-limit`: at least 1 (the
+/// search polls it every 4 096 nodes of each worker, so 0 ran as if no smaller than that).
 #[pyfunction]
 #[pyo3(signature = (pieces, both_directions=false, node_limit=None))]
 pub fn placement_first(
@@ -90,6 +91,10 @@ pub fn placement_first(
     both_directions: bool,
     node_limit: Option<u64>,
 ) -> PyResult<String> {
+    if node_limit == Some(0) {
+        // As the CLI refuses `--node-limit 0`.
+        return Err(input_error("bad node_limit 0: need at least 1"));
+    }
     let p = problem(pieces, both_directions)?;
     let t = Instant::now();
     let (answer, nodes) = interruptible(py, |c| p.first_until(node_limit, &|| c.0.is_stopped()))?

@@ -18,7 +18,7 @@ use super::walk::{random_move, random_walk, start};
 use crate::notation::sfen::write_sfen;
 use crate::output::gen::{GenPosition, GenQuantum, GenRecord, GenTsume};
 use crate::quantum::{self, Observation, World};
-use crate::rules::{perft, Game, Move, Position};
+use crate::rules::{perft_until, Game, Move, Position};
 use crate::shard::Shard;
 use crate::tsume::{Control, Outcome as MateOutcome, Solver, SolverOptions};
 use rand::{Rng, SeedableRng};
@@ -33,35 +33,57 @@ fn identity(pos: &Position) -> String {
 
 /// One [`GenPosition`] for `pos`: legal moves, perft 1..=depth, check, outcome.
 pub fn describe_position(pos: &Position, depth: u32) -> GenPosition {
+    describe_position_until(pos, depth, &|| false).expect("no stop request")
+}
+
+/// [`describe_position`] that gives up (`None`) once `stop` returns true (polled at every
+/// node of the perft counts, [`perft_until`]).
+fn describe_position_until(
+    pos: &Position,
+    depth: u32,
+    stop: &impl Fn() -> bool,
+) -> Option<GenPosition> {
     let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     moves.sort();
     let mut p = pos.clone();
-    GenPosition {
+    let perft = (1..=depth)
+        .map(|d| perft_until(&mut p, d, stop))
+        .collect::<Option<Vec<u64>>>()?;
+    Some(GenPosition {
         sfen: write_sfen(pos),
         moves,
-        perft: (1..=depth).map(|d| perft(&mut p, d)).collect(),
+        perft,
         in_check: pos.in_check(),
         outcome: pos.outcome().into(),
-    }
+    })
 }
 
 /// `gen positions`: `count` distinct positions reached by random walks (quiet moves,
 /// checks, captures, drops and promotions mixed, [`super::walk`]), one taken every few
 /// plies, each described to perft depth `depth`; only `shard`'s block is described and
 /// emitted (the walks before it are replayed to find its positions).
-pub fn positions(
+pub fn positions(count: usize, seed: u64, depth: u32, shard: Shard, emit: impl FnMut(GenPosition)) {
+    positions_until(count, seed, depth, shard, &|| false, emit).expect("no stop request")
+}
+
+/// [`positions`] that gives up (`None`) once `stop` returns true: polled at every ply of
+/// the walks and every node of a vector's perft counts, so a caller on another thread
+/// stays interruptible (Python's Ctrl-C). The vectors emitted before are [`positions`]'.
+pub fn positions_until(
     count: usize,
     seed: u64,
     depth: u32,
     shard: Shard,
+    stop: &impl Fn() -> bool,
     mut emit: impl FnMut(GenPosition),
-) {
+) -> Option<()> {
     let mine = shard.items(count);
     let count = mine.end;
-    let mut emit = |n: usize, pos: &Position| {
+    let mut emit = |n: usize, pos: &Position| -> Option<()> {
         if mine.contains(&n) {
-            emit(describe_position(pos, depth));
+            emit(describe_position_until(pos, depth, stop)?);
         }
+        Some(())
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
@@ -72,12 +94,15 @@ pub fn positions(
         walk += 1;
         let plies = rng.gen_range(10..200);
         for _ in 0..plies {
+            if stop() {
+                return None;
+            }
             if n >= count {
                 break;
             }
             // Take about one position in four, so a walk gives varied game stages.
             if rng.gen_bool(0.25) && seen.insert(identity(&pos)) {
-                emit(n, &pos);
+                emit(n, &pos)?;
                 n += 1;
             }
             match random_move(&pos, &mut rng) {
@@ -85,7 +110,7 @@ pub fn positions(
                 None => {
                     // Mate or no legal move: a vector too.
                     if n < count && seen.insert(identity(&pos)) {
-                        emit(n, &pos);
+                        emit(n, &pos)?;
                         n += 1;
                     }
                     break;
@@ -93,6 +118,7 @@ pub fn positions(
             }
         }
     }
+    Some(())
 }
 
 /// Options of [`tsume`].
@@ -231,11 +257,25 @@ fn random_observation(rng: &mut ChaCha8Rng) -> Observation {
 /// illegal move it stands for would be, so a history can be empty), converged by the counting engine, with the
 /// used-up kinds and the decision diagram's exact probabilities. The draws do not depend
 /// on the worlds, so the vectors before `shard`'s block are drawn and not converged.
-pub fn quantum(count: usize, seed: u64, shard: Shard, mut emit: impl FnMut(GenQuantum)) {
+pub fn quantum(count: usize, seed: u64, shard: Shard, emit: impl FnMut(GenQuantum)) {
+    quantum_until(count, seed, shard, &|| false, emit).expect("no stop request")
+}
+
+/// [`quantum`] that gives up (`None`) once `stop` returns true (polled before each vector).
+pub fn quantum_until(
+    count: usize,
+    seed: u64,
+    shard: Shard,
+    stop: &impl Fn() -> bool,
+    mut emit: impl FnMut(GenQuantum),
+) -> Option<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let engine = quantum::counting::SubsetPass;
     let mine = shard.items(count);
     for v in 0..mine.end {
+        if stop() {
+            return None;
+        }
         let steps = rng.gen_range(1..=40);
         if !mine.contains(&v) {
             for _ in 0..steps {
@@ -282,6 +322,7 @@ pub fn quantum(count: usize, seed: u64, shard: Shard, mut emit: impl FnMut(GenQu
             probabilities,
         });
     }
+    Some(())
 }
 
 /// Record formats of [`records`].
@@ -320,10 +361,25 @@ pub fn records(
     seed: u64,
     format: RecordFormat,
     shard: Shard,
-    mut emit: impl FnMut(GenRecord),
+    emit: impl FnMut(GenRecord),
 ) {
+    records_until(count, seed, format, shard, &|| false, emit).expect("no stop request")
+}
+
+/// [`records`] that gives up (`None`) once `stop` returns true (polled before each game).
+pub fn records_until(
+    count: usize,
+    seed: u64,
+    format: RecordFormat,
+    shard: Shard,
+    stop: &impl Fn() -> bool,
+    mut emit: impl FnMut(GenRecord),
+) -> Option<()> {
     use crate::notation::{csa, kif, record::Record};
     for i in shard.items(count) {
+        if stop() {
+            return None;
+        }
         let mut rng = vector_rng(seed, i);
         let s = start(i);
         let plies = rng.gen_range(10..200);
@@ -350,6 +406,7 @@ pub fn records(
             text,
         });
     }
+    Some(())
 }
 
 #[cfg(test)]

@@ -501,3 +501,15 @@ def test_tsume_certificate_nodes_caps_the_length_certificate(root):
     assert tsume.solve(classic(root, "zukou-002")).shortest_certified is True
     with pytest.raises(ShogiLabError, match="certificate_nodes"):
         tsume.solve(classic(root, "zukou-002"), certificate_nodes=0)
+
+
+def test_docstring_examples_are_true(cli):
+    # help(shogi_lab) showed perft(2) after 7g7f as 900 (the start position's); it is 1110.
+    import doctest
+    import shogi_lab.cluster
+    import shogi_lab.gen
+    modules = [shogi_lab, tsume, quantum, placement, shogi_lab.gen, shogi_lab.cluster, shogi_lab._native]
+    results = [doctest.testmod(m, verbose=False, report=False) for m in modules]
+    assert sum(r.failed for r in results) == 0, results
+    assert sum(r.attempted for r in results) > 0
+    assert "nodes 1110" in cli("perft", "position startpos moves 7g7f", "2")

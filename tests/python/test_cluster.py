@@ -4,6 +4,8 @@ unsharded answer, finished shards are kept and reused. These run the shards in-p
 
 import json
 import subprocess
+import sys
+import types
 
 import pytest
 from conftest import cli_path
@@ -218,3 +220,271 @@ def test_gen_bad_options_in_the_driver(tmp_path, capsys):
         with pytest.raises(SystemExit):
             cluster.main(argv + base)
     assert not (tmp_path / "x" / "job.json").exists()
+
+
+MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
+
+
+def test_an_edited_problem_file_is_another_job(tmp_path, capsys):
+    # The job was the file's name and size: a problem edited in place (same length) kept its
+    # stale shard, and merged.jsonl gave the old problem's answer under the new file (exit 0).
+    file = tmp_path / "p.sfen"
+    file.write_text(f"a\t{MATE1}\nb\t{MATE1.replace('G', 'S')}\n", encoding="utf-8")
+    out = tmp_path / "t"
+    argv = ["tsume", str(file), "--shards", "2", "--no-ray", "--out", str(out)]
+    assert cluster.main(argv) == 0
+    assert [r["result"] for r in untimed((out / "merged.jsonl").read_text(encoding="utf-8"))] == ["mate", "nomate"]
+    file.write_text(f"a\t{MATE1.replace('G', 'S')}\nb\t{MATE1}\n", encoding="utf-8")  # same size
+    capsys.readouterr()
+    assert cluster.main(argv) == 2
+    assert "holds another job" in capsys.readouterr().err
+    assert cluster.main(argv[:-1] + [str(tmp_path / "t2")]) == 0
+    assert [r["result"] for r in untimed((tmp_path / "t2" / "merged.jsonl").read_text(encoding="utf-8"))] == [
+        "nomate", "mate"]
+
+
+@pytest.mark.parametrize("bad", [["--nodes", "-1"], ["--memory", "0"], ["--memory", "-3"],
+                                 ["--memory", str((1 << 24) + 1)]])
+def test_tsume_nodes_and_memory_the_cli_refuses_are_refused(root, tmp_path, bad):
+    # --nodes -1 and --memory -3 failed every task with an OverflowError traceback; --memory 0
+    # became every problem's "error" row ("could not be read"), written as finished shards.
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    r = subprocess.run([str(cli_path()), "tsume", file, *bad], capture_output=True, text=True)
+    assert r.returncode == 2, (bad, r.stderr)
+    with pytest.raises(SystemExit) as e:
+        cluster.main(["tsume", file, *bad, "--shards", "2", "--no-ray", "--out", str(tmp_path / "x")])
+    assert e.value.code == 2
+    assert not (tmp_path / "x" / "job.json").exists()
+
+
+@pytest.mark.parametrize("job", [["tsume", "specs/tsume/cases.sfen"], ["gen", "positions", "--count", "5"]])
+def test_expect_outside_place_is_refused(root, tmp_path, monkeypatch, job):
+    # It was accepted and ignored: `gen positions --count 5 --expect 7` exited 0.
+    monkeypatch.chdir(root)
+    with pytest.raises(SystemExit) as e:
+        cluster.main([*job, "--expect", "7", "--shards", "2", "--no-ray", "--out", str(tmp_path / "x")])
+    assert e.value.code == 2
+    assert not (tmp_path / "x" / "job.json").exists()
+
+
+def run_driver(*argv, timeout=60):
+    """The driver as a command (what could hang runs with a timeout)."""
+    return subprocess.run([sys.executable, "-m", "shogi_lab.cluster", *argv], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_huge_shard_count_is_refused_at_once(tmp_path):
+    # --shards 5000000000 built a list of 5e9 tasks (minutes, gigabytes) before anything ran.
+    r = run_driver("place", "RB", "--shards", "5000000000", "--no-ray", "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and "bad --shards 5000000000: need 1 to 1000000" in r.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_more_threads_than_local_cpus_is_refused_before_ray_starts(tmp_path):
+    # Each task asks for --threads CPUs: with more than the local instance has, no task could
+    # start and the driver waited for ever, silently.
+    r = run_driver("gen", "positions", "--count", "4", "--shards", "2", "--workers", "2", "--threads", "3",
+                   "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and "--threads 3 is more than the 2 CPUs" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "x" / "job.json").exists()
+
+
+def test_a_failing_shard_keeps_the_others_and_a_rerun_resumes(cli, tmp_path, monkeypatch, capsys):
+    # A shard that raised ended the run with a traceback and exit 1 (the code of "unknown
+    # within the limits"); the shards after it never ran. Now the others run and are kept,
+    # no merged file is written, the exit is 3 and the same command computes the rest.
+    want = cli.json("place", "--count", "--sweep", "RBG")[0]
+    real = cluster.run_place_shard
+
+    def flaky(pieces, both, method, index, count):
+        if index == 1:
+            raise MemoryError("transposition table: too big\nsecond line")
+        return real(pieces, both, method, index, count)
+
+    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    out = tmp_path / "p"
+    argv = ["place", "RBG", "--sweep", "--shards", "3", "--no-ray", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 3
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["shard 1/3 failed: MemoryError: transposition table: too big",
+                   f"shogi-lab cluster: shard 1/3 failed: MemoryError: transposition table: too big; the 2 "
+                   f"finished shards are kept in {out}, the same command computes the rest"]
+    assert sorted(p.name for p in out.iterdir()) == ["job.json", "shard-0-of-3.json", "shard-2-of-3.json"]
+    monkeypatch.setattr(cluster, "run_place_shard", real)
+    assert cluster.main(argv) == 0
+    assert "resuming: 2 of 3" in capsys.readouterr().err
+    assert json.loads((out / "merged.json").read_text())["count"] == want["count"]
+
+
+def test_ctrl_c_keeps_the_finished_shards(tmp_path, monkeypatch, capsys):
+    real = cluster.run_gen_shard
+
+    def interrupted_at_2(what, params, index, count):
+        if index == 2:
+            raise KeyboardInterrupt
+        return real(what, params, index, count)
+
+    monkeypatch.setattr(cluster, "run_gen_shard", interrupted_at_2)
+    out = tmp_path / "g"
+    argv = ["gen", "quantum", "--count", "6", "--shards", "3", "--no-ray", "--out", str(out)]
+    capsys.readouterr()
+    try:
+        code = cluster.main(argv)
+    except KeyboardInterrupt:  # caught here, or it would end the pytest session
+        pytest.fail("KeyboardInterrupt escaped the driver")
+    assert code == 130
+    assert capsys.readouterr().err.strip() == (f"shogi-lab cluster: interrupted: 2 of 3 shards done in {out}; "
+                                               "the same command resumes")
+    assert not (out / "merged.jsonl").exists() and (out / "shard-1-of-3.jsonl").exists()
+
+
+def test_output_directory_problems_are_one_line(tmp_path, monkeypatch, capsys):
+    # An --out that is a file, a job.json that is no JSON, Ray missing: tracebacks before.
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    base = ["gen", "quantum", "--count", "2", "--shards", "2"]
+    capsys.readouterr()
+    assert cluster.main([*base, "--no-ray", "--out", str(afile)]) == 2
+    assert capsys.readouterr().err.startswith(f"shogi-lab cluster: cannot use --out {afile}: ")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "job.json").write_text('{"job": ')
+    assert cluster.main([*base, "--no-ray", "--out", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"shogi-lab cluster: {bad / 'job.json'} cannot be read")
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    assert cluster.main([*base, "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("shogi-lab cluster: Ray is not installed") and err.count("\n") == 1
+
+
+def test_shards_without_a_job_file_are_not_taken_for_this_job(tmp_path, capsys):
+    # With job.json removed, the shards beside it were reused for whatever job came next:
+    # a quantum run's shard merged into a positions run (exit 0).
+    out = tmp_path / "g"
+    base = ["--count", "4", "--shards", "2", "--no-ray", "--out", str(out)]
+    assert cluster.main(["gen", "quantum", *base]) == 0
+    (out / "job.json").unlink()
+    (out / "shard-1-of-2.jsonl").unlink()
+    capsys.readouterr()
+    assert cluster.main(["gen", "positions", *base]) == 2
+    assert capsys.readouterr().err.strip() == (f"shogi-lab cluster: {out} holds shard files (shard-0-of-2.jsonl …) "
+                                               "but no job.json, so their job is unknown; use another --out")
+    assert not (out / "job.json").exists()
+
+
+@pytest.mark.parametrize("method", [["--sweep"], ["--both-directions"]])
+def test_place_merged_is_the_clis_object(cli, tmp_path, method):
+    # merged.json held pieces, directions, method, count, mirror_symmetric and
+    # count_up_to_mirror only: the CLI's nodes (search), layouts, states and peak_states
+    # (sweep), shard and time_ms were missing. The shards' nodes, layouts and states sum
+    # to the unsharded run's, peak_states is the largest.
+    want = cli.json("place", "--count", *method, "RBG")[0]
+    out = tmp_path / "p"
+    assert cluster.main(["place", "RBG", *method, "--shards", "3", "--no-ray", "--out", str(out)]) == 0
+    merged = json.loads((out / "merged.json").read_text())
+    extra = ["shards", "cpu_s_sum", "cpu_s_max", "cpu_s_max_worker", "wall_s"]
+    assert list(merged) == list(want) + extra
+    assert {k: v for k, v in merged.items() if k not in extra + ["time_ms"]} == {
+        k: v for k, v in want.items() if k != "time_ms"}
+
+
+class FakeRef:
+    def __init__(self, value=None, error=None):
+        self.value, self.error = value, error
+
+
+class FakeRay(types.ModuleType):
+    """The part of Ray the driver uses, running each task at once in this process: the
+    driver's Ray path without a Ray instance. Records what each task was given."""
+
+    def __init__(self):
+        super().__init__("ray")
+        self.puts, self.calls = [], []
+
+    def init(self, **kwargs):
+        pass
+
+    def shutdown(self):
+        pass
+
+    def nodes(self):
+        return [{"Alive": True, "Resources": {"CPU": 2.0}}]
+
+    def put(self, value):
+        self.puts.append(value)
+        return FakeRef(value)
+
+    def remote(self, **options):
+        def wrap(fn):
+            def run(*args):
+                self.calls.append(args)
+                try:
+                    return FakeRef(fn(*[a.value if isinstance(a, FakeRef) else a for a in args]))
+                except Exception as e:
+                    return FakeRef(error=e)
+            return types.SimpleNamespace(remote=run)
+        return wrap
+
+    def wait(self, refs, num_returns=1, timeout=None):
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref):
+        if ref.error is not None:
+            raise ref.error
+        return ref.value
+
+
+def test_a_large_problem_file_goes_to_ray_once(cli, root, tmp_path, monkeypatch):
+    # The file's text was an argument of every task, so Ray serialized and stored it once
+    # per shard (64 shards of a 300 MB file: 19 GB). It is put once; the tasks get its reference.
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(cluster, "SHARED_ARG_CHARS", 100, raising=False)  # cases.sfen is longer
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    text = (root / "specs" / "tsume" / "cases.sfen").read_text(encoding="utf-8")
+    out = tmp_path / "t"
+    assert cluster.main(["tsume", file, "--nodes", "20000", "--shards", "4", "--workers", "2", "--out", str(out)]) == 0
+    assert fake.puts == [text] and len(fake.calls) == 4
+    assert not any(isinstance(x, str) and x == text for args in fake.calls for x in args)
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == untimed(cli("tsume", file, "--json",
+                                                                                       "--nodes", "20000"))
+
+
+def test_a_failing_ray_task_keeps_the_others(cli, tmp_path, monkeypatch, capsys):
+    # On Ray, ray.get of the failed task raised out of the driver (a traceback, exit 1) and
+    # the shards still running were lost with the instance.
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    real = cluster.run_place_shard
+
+    def flaky(pieces, both, method, index, count):
+        if index == 0:
+            raise MemoryError("no room")
+        return real(pieces, both, method, index, count)
+
+    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    out = tmp_path / "p"
+    argv = ["place", "RBG", "--sweep", "--shards", "3", "--workers", "2", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 3
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"shogi-lab cluster: shard 0/3 failed: MemoryError: no room; the 2 finished shards are kept in {out}, "
+        "the same command computes the rest")
+    assert (out / "shard-1-of-3.json").exists() and (out / "shard-2-of-3.json").exists()
+    monkeypatch.setattr(cluster, "run_place_shard", real)
+    assert cluster.main(argv) == 0
+    assert json.loads((out / "merged.json").read_text())["count"] == cli.json("place", "--count", "--sweep", "RBG")[0]["count"]
+
+
+def test_no_cluster_at_the_address_is_one_line(tmp_path, monkeypatch, capsys):
+    # `--address auto` with no cluster running: Ray's ConnectionError traceback, exit 1.
+    class NoCluster(FakeRay):
+        def init(self, **kwargs):
+            raise ConnectionError("Could not find any running Ray instance.\nPlease specify …")
+
+    monkeypatch.setitem(sys.modules, "ray", NoCluster())
+    capsys.readouterr()
+    argv = ["gen", "quantum", "--count", "2", "--shards", "2", "--address", "auto", "--out", str(tmp_path / "g")]
+    assert cluster.main(argv) == 2
+    assert capsys.readouterr().err == ("shogi-lab cluster: cannot join the Ray cluster at auto: "
+                                       "ConnectionError: Could not find any running Ray instance.\n")

@@ -119,6 +119,11 @@ LONG_CALLS = [
     'placement.count("P18L4N4S4G4K2R2B2", both_directions=True)',
     'placement.count("P18L4N4S4G4K2R1B1", method="sweep")',
     "gen.tsume(100_000, plies=15)",
+    # Minutes each (a depth-4 vector's perft alone can take seconds); these ran to their
+    # end with Ctrl-C unheard (the GIL released, but no stop flag).
+    "gen.positions(100_000, depth=4)",
+    "gen.quantum(1_000_000)",
+    'gen.records(1_000_000, to="usi")',
 ]
 # These end on their own within the child's patience (R2B2K18 is impossible after 0.4 G
 # nodes, about 45 s; the SAT engine spends about 3 s on this world, whose contradiction
@@ -225,3 +230,50 @@ def test_tsume_solves_from_several_threads_at_once(root):
         t.join()
     strip = lambda r: {k: v for k, v in vars(r).items() if k != "time_ms"}
     assert [strip(r) for r in together] == [strip(r) for r in alone]
+
+
+def test_placement_first_node_limit_zero_is_refused_as_by_the_cli():
+    # The CLI refuses `place --first --node-limit 0` (exit 2); node_limit=0 ran a search
+    # (the limit is polled every 4 096 nodes) and answered "found".
+    r = subprocess.run([str(cli_path()), "place", "--first", "--node-limit", "0", "RB"], capture_output=True, text=True)
+    assert r.returncode == 2 and "--node-limit" in r.stderr
+    from shogi_lab import placement
+    with pytest.raises(ShogiLabError, match="bad node_limit 0: need at least 1"):
+        placement.first("RB", node_limit=0)
+    assert placement.first("RB", node_limit=1)["result"] in ("found", "unknown")
+
+
+def test_write_record_takes_moves_as_one_string():
+    # A string (TsumeResult.usi, a line of USI moves) was split into characters:
+    # `move 1 "7": malformed USI move "7"`.
+    want = shogi_lab.write_record("startpos", ["7g7f", "3c3d"], to="usi")
+    assert shogi_lab.write_record("startpos", "7g7f 3c3d", to="usi") == want
+    assert want == "position startpos moves 7g7f 3c3d\n"
+
+
+@pytest.mark.parametrize("call,message", [
+    ("gen.positions(-1)", "bad count -1: must not be negative"),
+    ("gen.positions(3, seed=-1)", "bad seed -1: must not be negative"),
+    ("gen.positions(3, depth=2**40)", "bad depth 1099511627776: more than 4294967295"),
+    ("gen.tsume_jsonl(1, plies=70000)", "bad plies 70000: more than 65535"),
+    ("gen.tsume_jsonl(1, plies=3, nodes=-5)", "bad nodes -5: must not be negative"),
+    ("gen.quantum(3, seed=2**64)", "bad seed 18446744073709551616: more than 18446744073709551615"),
+    ("gen.records(3, to='kif', shard=(-1, 2))", "bad shard -1/2: need 0 <= I < N"),
+    ("placement.first('RB', node_limit=-1)", "bad node_limit -1: must not be negative"),
+    ("placement.count('RB', shard=(0, -2))", "bad shard 0/-2: need 0 <= I < N"),
+    ("quantum.observe('* ' * 20, -1, 1)", "bad piece -1: must not be negative"),
+    ("quantum.observe('* ' * 20, 0, -1)", "bad seed -1: must not be negative"),
+    ("quantum.perft(-1)", "bad depth -1: must not be negative"),
+    (f"tsume.solve({MATE1!r}, nodes=-1)", "bad nodes -1: must not be negative"),
+    (f"tsume.solve({MATE1!r}, memory_mib=-1)", "bad memory_mib -1: must not be negative"),
+    (f"tsume.solve({MATE1!r}, max_plies=70000)", "bad max_plies 70000: more than 65535"),
+    (f"tsume.solve({MATE1!r}, alt_nodes=-1)", "bad alt_nodes -1: must not be negative"),
+])
+def test_negative_and_oversized_integers_name_the_argument(call, message):
+    # PyO3 raised OverflowError ("can't convert negative int to unsigned", "out of range
+    # integral type conversion attempted") naming no argument, where the docstrings say
+    # bad arguments raise ShogiLabError.
+    from shogi_lab import gen, placement  # noqa: F401  (used by `call`)
+    with pytest.raises(ShogiLabError) as e:
+        eval(call)
+    assert str(e.value) == message
