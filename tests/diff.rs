@@ -658,16 +658,23 @@ fn diff_mate_reports_an_engine_that_exits_or_hangs() {
         "{err}"
     );
     let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().parse().unwrap();
-    // Killed processes are reaped by init (or are zombies until then): none may still run.
-    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
-    let running = state
-        .as_deref()
-        .and_then(|s| s.rsplit_once(") "))
-        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
-    if running {
+    // Killed (SIGKILL is delivered at once, the exit follows): reaped by init, or a zombie
+    // until then, it must not run.
+    if !goes(pid) {
         let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
         panic!("the hung engine {pid} was left running");
     }
+}
+
+/// Whether fixture process `pid` stops running within a safety limit (a process killed
+/// by SIGKILL exits soon after, not at once); not a measured time.
+fn goes(pid: i32) -> bool {
+    let mut waited = 0;
+    while fixture_runs(pid) && waited < 1500 {
+        waited += 1;
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    !fixture_runs(pid)
 }
 
 /// The text report echoes what the engine printed with its control characters escaped:
@@ -818,12 +825,7 @@ fn an_engine_does_not_outlive_shogi_lab() {
             let status = s.shogi_lab.wait().unwrap();
             assert!(status.code().is_none(), "{what}, {signal}: {status}");
             // The engine goes with it (killed asynchronously: give it a while).
-            let mut waited = 0;
-            while fixture_runs(pid) && waited < 1500 {
-                waited += 1;
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            if fixture_runs(pid) {
+            if !goes(pid) {
                 outlived.push(format!("{what}, SIG{signal}: the engine {pid}"));
             }
         }
