@@ -15,8 +15,7 @@
 // `python` module (feature-gated) carries `#[allow(unsafe_code)]`; the only other
 // exceptions are the cache prefetch hints `tsume::table::Table::prefetch` and
 // `Table::prefetch_count` (they cannot fault), the `popcnt` instruction of
-// `rules::popcount` (registers only, run after CPUID reported it), and the `prctl` call
-// between fork and exec of `testdata::engine`'s `die_with_parent` (Linux).
+// `rules::popcount` (registers only, run after CPUID reported it).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

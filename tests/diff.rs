@@ -189,6 +189,28 @@ fn fixture(name: &str) {
     if name.starts_with("usi-") {
         return usi_failing(name);
     }
+    if name == "line-hang" {
+        // A line engine that never answers: it writes its process id to the file named by
+        // `SHOGI_LAB_TEST_PID_FILE` and sleeps until it is killed.
+        let file = std::env::var("SHOGI_LAB_TEST_PID_FILE").unwrap();
+        std::fs::write(file, std::process::id().to_string()).unwrap();
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    if name == "perft-words" {
+        // Counts in words: `perft = N` and a terminal escape, padded to 300 more bytes.
+        let stdin = std::io::stdin();
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for line in stdin.lock().lines() {
+            let line = line.unwrap();
+            let (d, sfen) = line.split_once(' ').unwrap();
+            let mut pos = parse_position(sfen, Rules::STANDARD).unwrap();
+            let n = shogi_lab::rules::perft(&mut pos, d.parse().unwrap());
+            writeln!(out, "perft = {n}\u{1b}[2J{}", "x".repeat(300)).unwrap();
+        }
+        return;
+    }
     if let Some(inner) = name.strip_prefix("perft-") {
         let stdin = std::io::stdin();
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -443,6 +465,48 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
     );
 }
 
+/// An answer that is not a number is shown as the engine printed it: escaped on one line
+/// in the text report, in `answer` in JSON (`theirs` stays `null`), cut to 200 characters
+/// and `…` (it was only `(not a number)` and `null`).
+fn perft_shows_an_answer_that_is_not_a_number() {
+    let me = std::env::current_exe().unwrap();
+    let run = |json: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_shogi-lab"));
+        cmd.args(["diff", "perft", "--depth", "1", "--positions", "3"])
+            .arg("--engine")
+            .arg(format!("'{}' fixture perft-words", me.display()));
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let m = &v["first"];
+    assert_eq!(m["theirs"], serde_json::Value::Null, "{v}");
+    let ours = m["ours"].as_u64().unwrap();
+    let answer = m["answer"].as_str().unwrap();
+    let printed = format!("perft = {ours}\u{1b}[2J{}", "x".repeat(300));
+    let kept: String = printed.chars().take(200).collect();
+    assert_eq!(answer, format!("{kept}…"), "{v}");
+    let text = run(false);
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    let escaped: String = format!("perft = {ours}\\u{{1b}}[2J{}", "x".repeat(300))
+        .chars()
+        .take(200 + 5) // `\u{1b}`: six characters where the escape was one
+        .collect();
+    assert!(
+        text.contains(&format!(
+            "  perft 1: ours {ours}, theirs not a number: \"{escaped}…\"\n"
+        )),
+        "{text}"
+    );
+}
+
 fn mate_checks_the_engine_lines() {
     let me = std::env::current_exe().unwrap();
     let run = |engine: String| {
@@ -594,16 +658,23 @@ fn diff_mate_reports_an_engine_that_exits_or_hangs() {
         "{err}"
     );
     let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().parse().unwrap();
-    // Killed processes are reaped by init (or are zombies until then): none may still run.
-    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
-    let running = state
-        .as_deref()
-        .and_then(|s| s.rsplit_once(") "))
-        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
-    if running {
+    // Killed (SIGKILL is delivered at once, the exit follows): reaped by init, or a zombie
+    // until then, it must not run.
+    if !goes(pid) {
         let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
         panic!("the hung engine {pid} was left running");
     }
+}
+
+/// Whether fixture process `pid` stops running within a safety limit (a process killed
+/// by SIGKILL exits soon after, not at once); not a measured time.
+fn goes(pid: i32) -> bool {
+    let mut waited = 0;
+    while fixture_runs(pid) && waited < 1500 {
+        waited += 1;
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    !fixture_runs(pid)
 }
 
 /// The text report echoes what the engine printed with its control characters escaped:
@@ -628,6 +699,140 @@ fn the_text_report_escapes_control_characters() {
     );
 }
 
+/// Whether process `pid` runs (exists and is not a zombie waiting to be reaped) and is
+/// one of this file's fixtures (a reused id is not).
+fn fixture_runs(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+    let alive = stat
+        .as_deref()
+        .and_then(|s| s.rsplit_once(") "))
+        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    alive && String::from_utf8_lossy(&cmdline).contains("fixture")
+}
+
+/// What a test started, killed when it ends (passing or not): shogi-lab's process group
+/// and every engine process it recorded, so that a failing test leaves nothing running.
+struct Survivors {
+    shogi_lab: std::process::Child,
+    engines: Vec<i32>,
+}
+
+impl Drop for Survivors {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.shogi_lab.id())])
+            .stderr(std::process::Stdio::null())
+            .status();
+        let _ = self.shogi_lab.kill();
+        let _ = self.shogi_lab.wait();
+        for &pid in &self.engines {
+            if fixture_runs(pid) {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+}
+
+/// README: the engine is killed when shogi-lab dies. For each of `diff moves`, `diff
+/// perft` and `diff mate`, an engine that never answers is started through a command line
+/// the shell must fork for (`…; true`: the shell is not the engine), and shogi-lab is
+/// ended by SIGTERM, by SIGINT to its process group (a Ctrl-C at the terminal) and by
+/// SIGKILL; the engine must not survive it. (It did: `sh -c` forks, and the engine was
+/// left running, asleep, for every signal but a Ctrl-C without `--timeout-s`.)
+fn an_engine_does_not_outlive_shogi_lab() {
+    use std::os::unix::process::CommandExt;
+    let me = std::env::current_exe().unwrap();
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen");
+    let runs: [(&str, Vec<&str>, &str); 4] = [
+        (
+            "diff moves",
+            vec!["diff", "moves", "--positions", "20"],
+            "line-hang",
+        ),
+        (
+            "diff moves --timeout-s",
+            vec!["diff", "moves", "--positions", "20", "--timeout-s", "3600"],
+            "line-hang",
+        ),
+        (
+            "diff perft",
+            vec!["diff", "perft", "--depth", "2", "--positions", "5"],
+            "line-hang",
+        ),
+        (
+            "diff mate",
+            vec![
+                "diff",
+                "mate",
+                "--time-ms",
+                "3600000",
+                "--problems",
+                problems,
+            ],
+            "usi-hang-on-go",
+        ),
+    ];
+    let dir = support::TempDir::new("diff-survivors");
+    let mut outlived = Vec::new();
+    let mut n = 0;
+    for (what, args, fixture) in &runs {
+        for signal in ["TERM", "INT to its group", "KILL"] {
+            n += 1;
+            let pid_file = dir.join(format!("pid-{n}"));
+            let shogi_lab = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+                .args(args)
+                .arg("--engine")
+                .arg(format!("'{}' fixture {fixture}; true", me.display()))
+                .env("SHOGI_LAB_TEST_PID_FILE", &pid_file)
+                .process_group(0)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut s = Survivors {
+                shogi_lab,
+                engines: Vec::new(),
+            };
+            // Until the engine is up (a safety limit, not a measured time).
+            let mut waited = 0;
+            let pid: i32 = loop {
+                if let Some(pid) = std::fs::read_to_string(&pid_file)
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                {
+                    break pid;
+                }
+                assert!(
+                    s.shogi_lab.try_wait().unwrap().is_none(),
+                    "{what}: shogi-lab ended before its engine started"
+                );
+                waited += 1;
+                assert!(waited < 6000, "{what}: the engine never started");
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            };
+            s.engines.push(pid);
+            let target = s.shogi_lab.id().to_string();
+            let kill = match signal {
+                "TERM" => vec!["-TERM".to_string(), target],
+                "KILL" => vec!["-KILL".to_string(), target],
+                _ => vec!["-INT".to_string(), "--".to_string(), format!("-{target}")],
+            };
+            assert!(Command::new("kill").args(&kill).status().unwrap().success());
+            let status = s.shogi_lab.wait().unwrap();
+            assert!(status.code().is_none(), "{what}, {signal}: {status}");
+            // The engine goes with it (killed asynchronously: give it a while).
+            if !goes(pid) {
+                outlived.push(format!("{what}, SIG{signal}: the engine {pid}"));
+            }
+        }
+    }
+    assert!(outlived.is_empty(), "outlived shogi-lab: {outlived:#?}");
+}
+
 fn correct_agrees() {
     let (code, v) = diff("correct", 3_000, 2);
     assert_eq!(code, 0, "{v}");
@@ -647,15 +852,15 @@ fn main() {
     if args.iter().any(|a| a == "--ignored") {
         return;
     }
-    // A name filter from `cargo test NAME` that does not select this file: nothing to run.
-    if let Some(f) = args.iter().skip(1).find(|a| !a.starts_with('-')) {
-        if !"diff no_uchifuzume no_forced_promotion correct perft mate duplicate_moves an_engine_that_exits_early diff_mate_reports the_text_report"
-            .contains(f.as_str())
-        {
-            return;
-        }
-    }
-    let tests: [(&str, fn()); 9] = [
+    let tests: [(&str, fn()); 11] = [
+        (
+            "perft_shows_an_answer_that_is_not_a_number",
+            perft_shows_an_answer_that_is_not_a_number,
+        ),
+        (
+            "an_engine_does_not_outlive_shogi_lab",
+            an_engine_does_not_outlive_shogi_lab,
+        ),
         (
             "perft_finds_the_position_with_the_wrong_move_list",
             perft_finds_the_position_with_the_wrong_move_list,
@@ -681,7 +886,17 @@ fn main() {
         ),
         ("no_uchifuzume_is_caught", no_uchifuzume_is_caught),
     ];
+    // A name filter from `cargo test NAME`: the tests whose name contains it (all of them
+    // for this file's name); none if it selects nothing here.
+    let filter = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .filter(|f| f.as_str() != "diff");
     for (name, t) in tests {
+        if filter.is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
         eprintln!("test {name} ...");
         t();
         eprintln!("test {name} ... ok");

@@ -99,3 +99,111 @@ fn perft_spec_reader_rejects_bad_lines() {
     assert_eq!(read_perft_specs("id x\nbogus 1\n").unwrap_err().line, 2);
     assert!(read_perft_specs("id x\n").is_err());
 }
+
+/// Positions without one king or both (tsume problems have none for the attacker), as
+/// `shogi-lab moves`/`perft` read them ([`Rules::KINGS_OPTIONAL`]): every count cshogi gave
+/// in `specs/perft/kingless.perft` (687 positions from `paper/scripts/cshogi_kingless.py`'s
+/// walks; each side missing its king, to move or not, and both missing).
+#[test]
+fn kingless_positions_match_cshogi() {
+    let cases = read_perft_specs(include_str!("../specs/perft/kingless.perft")).unwrap();
+    assert!(cases.len() >= 600, "{}", cases.len());
+    let mut missing = [0usize; 3]; // Sente's king, Gote's king, both
+    let mut checked = 0;
+    for case in &cases {
+        // Refused under the standard rules: these are the positions the change lets in.
+        assert!(
+            parse_position(&case.sfen, Rules::STANDARD).is_err(),
+            "{}",
+            case.id
+        );
+        let mut pos = parse_position(&case.sfen, Rules::KINGS_OPTIONAL)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        use shogi_lab::rules::Color;
+        match (pos.king(Color::Sente), pos.king(Color::Gote)) {
+            (None, Some(_)) => missing[0] += 1,
+            (Some(_), None) => missing[1] += 1,
+            (None, None) => missing[2] += 1,
+            (Some(_), Some(_)) => unreachable!("refused above"),
+        }
+        for &(depth, nodes) in &case.counts {
+            assert_eq!(perft(&mut pos, depth), nodes, "{} depth {depth}", case.id);
+            checked += 1;
+        }
+    }
+    assert!(missing.iter().all(|&n| n >= 50), "{missing:?}");
+    assert!(checked >= 1500, "{checked}");
+}
+
+/// `shogi-lab moves` and `perft` take a position without a king (the tsume shape: they
+/// said `illegal position: Sente has no king`), and refuse what they refused before.
+#[test]
+fn the_cli_takes_kingless_positions_and_refuses_the_rest() {
+    use std::io::Write;
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    // Every piece in Gote's hand: Sente, to move without a king, has no move at all.
+    let (code, out, err) = run(
+        &["moves", "-", "--json"],
+        "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1\n",
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "{\"sfen\":\"4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1\",\"moves\":[]}\n"
+        ),
+        "{err}"
+    );
+    // 頭金: gold drops and the pawn's move; the counts are cshogi's (kingless-1).
+    let (code, out, err) = run(&["moves", "-"], "8k/9/8P/9/9/9/9/9/9 b G 1\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim_end()
+            .split('\t')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .count(),
+        81
+    );
+    let (code, out, err) = run(&["perft", "8k/9/8P/9/9/9/9/9/9 b G 1", "2"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("nodes 153\n"), "{out}");
+    // Still refused: two kings of one side, 二歩, a pawn on the last rank, Gote in check.
+    for (sfen, why) in [
+        ("3kk4/9/9/9/9/9/9/9/9 b - 1", "Gote has 2 kings"),
+        ("4k4/9/9/9/9/9/P8/P8/9 b - 1", "二歩"),
+        ("P3k4/9/9/9/9/9/9/9/9 b - 1", "行き所のない駒"),
+        (
+            "4k4/4R4/9/9/9/9/9/9/9 b - 1",
+            "the side not to move (Gote) is in check",
+        ),
+    ] {
+        let (code, _, err) = run(&["moves", "-"], &format!("{sfen}\n"));
+        assert_eq!(code, 2, "{sfen}: {err}");
+        assert!(err.contains(why), "{sfen}: {err}");
+        let (code, _, err) = run(&["perft", sfen, "1"], "");
+        assert_eq!(code, 2, "{sfen}: {err}");
+        assert!(err.contains(why), "{sfen}: {err}");
+    }
+}

@@ -55,9 +55,9 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seconds one batch of positions may take the program (it is killed then, with what
-    /// it started, and the run ends with an error); by default no limit. With a limit the
-    /// program runs in its own process group, which a Ctrl-C at the terminal does not
-    /// reach; on Linux it is killed when shogi-lab dies.
+    /// it started, and the run ends with an error); by default no limit. On Unix the
+    /// program runs in a process group of its own, which a Ctrl-C at the terminal does not
+    /// reach, and is killed with what it started when shogi-lab ends, however it ends.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
     /// Print one JSON object.
@@ -101,9 +101,9 @@ pub struct MovesArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seconds one batch of positions may take the program (it is killed then, with what
-    /// it started, and the run ends with an error); by default no limit. With a limit the
-    /// program runs in its own process group, which a Ctrl-C at the terminal does not
-    /// reach; on Linux it is killed when shogi-lab dies.
+    /// it started, and the run ends with an error); by default no limit. On Unix the
+    /// program runs in a process group of its own, which a Ctrl-C at the terminal does not
+    /// reach, and is killed with what it started when shogi-lab ends, however it ends.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
     /// Print one JSON object.
@@ -188,8 +188,10 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
                 "  perft {}: ours {}, theirs {}",
                 m.depth,
                 m.ours,
-                m.theirs
-                    .map_or("(not a number)".to_string(), |n| n.to_string())
+                match m.theirs {
+                    Some(n) => n.to_string(),
+                    None => format!("not a number: \"{}\"", super::one_line(&m.answer)),
+                }
             ));
         }
         super::emit(format!(

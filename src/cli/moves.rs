@@ -6,7 +6,7 @@ use crate::rules::Rules;
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
     /// A file with one SFEN per line (`id<TAB>SFEN` allowed, `#` comments, blank lines), or `-`
-    /// for stdin; read line by line.
+    /// for stdin; read line by line. A position may lack one king or both (a tsume problem).
     pub file: String,
     /// One JSON object a line: `{"sfen":…, "moves":[…]}`.
     #[arg(long)]
@@ -29,7 +29,7 @@ pub fn run(a: MovesArgs) -> Result<(), Failure> {
             Some(s) => s.trim(),
             None => line,
         };
-        let pos = parse_position(sfen, Rules::STANDARD).map_err(|e| {
+        let pos = parse_position(sfen, Rules::KINGS_OPTIONAL).map_err(|e| {
             let col = super::error::column_of(&raw, sfen);
             super::error::InputError::in_line(origin.clone(), number, col, sfen, &e)
         })?;

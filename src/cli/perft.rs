@@ -5,7 +5,8 @@ use std::time::Instant;
 /// Arguments of `shogi-lab perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file.
+    /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file;
+    /// a SFEN may lack one king or both (a tsume problem).
     pub position: String,
     /// Depth in plies (0 to 1000).
     #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rules::MAX_PERFT_DEPTH)))]
@@ -26,7 +27,7 @@ pub fn run(a: PerftArgs) -> Result<(), Failure> {
         // There is no move at depth 0 to divide by (perft 0 is 1, the position itself).
         return Err(Failure::input("--divide needs a depth of at least 1"));
     }
-    let mut pos = read_position(&a.position, Rules::STANDARD, a.ply)?;
+    let mut pos = read_position(&a.position, Rules::KINGS_OPTIONAL, a.ply)?;
     let t = Instant::now();
     let (total, divide) = if a.divide {
         let d = perft_divide(&mut pos, a.depth);

@@ -119,6 +119,20 @@ pub struct PerftMismatchJson {
     pub ours: u64,
     /// The engine's count (`null` if its answer was not a number).
     pub theirs: Option<u64>,
+    /// The engine's answer line as printed, cut to [`ANSWER_CHARS`] characters (then
+    /// ending in `…`): what it said when `theirs` is `null`.
+    pub answer: String,
+}
+
+/// The most characters of an engine's answer line a report repeats.
+pub const ANSWER_CHARS: usize = 200;
+
+/// `text` cut to [`ANSWER_CHARS`] characters, `…` marking a cut.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(ANSWER_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
 }
 
 impl DiffPerft {
@@ -149,6 +163,7 @@ impl DiffPerft {
                 depth: m.depth,
                 ours: m.ours,
                 theirs: m.theirs,
+                answer: cut(&m.answer),
             }),
             time_ms,
         }

@@ -39,6 +39,16 @@ impl Rules {
         king_not_to_move_required: true,
     };
 
+    /// Either king may be missing (move generation and perft: `shogi-lab moves`, `perft`,
+    /// what `diff` reads): a tsume problem has no attacker king, and cshogi and YaneuraOu
+    /// generate moves there. A missing king is never in check and never mated; the pieces
+    /// are validated as under [`Rules::STANDARD`] (two kings of one side, 二歩, 行き所のない駒,
+    /// the side not to move in check are still refused).
+    pub const KINGS_OPTIONAL: Rules = Rules {
+        king_to_move_required: false,
+        king_not_to_move_required: false,
+    };
+
     /// The same rules one ply later (the requirements of the two sides swap places).
     pub const fn swapped(self) -> Rules {
         Rules {

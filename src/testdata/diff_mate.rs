@@ -7,11 +7,12 @@
 //! (USI protocol, 将棋所's `go mate` extension).
 
 use super::engine::read_line_capped;
+use super::engine_process::EngineProcess;
 use crate::notation::sfen::{resolve_usi_move, write_sfen};
 use crate::rules::{Move, Position};
 use crate::tsume::{checker, Outcome, SolveResult};
 use std::io::{BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::ChildStdin;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -57,7 +58,7 @@ pub enum UsiError {
 /// A USI engine process.
 pub struct UsiEngine {
     command: String,
-    child: Child,
+    child: EngineProcess,
     stdin: ChildStdin,
     /// The engine's lines, or the error that ended its output (a line longer than
     /// [`super::engine::MAX_LINE`], not UTF-8); bounded, so that an engine printing
@@ -88,27 +89,12 @@ impl UsiEngine {
             command: command.to_string(),
             source,
         };
-        let mut cmd = Command::new("sh");
-        // Its own process group, so that everything `sh -c` started (the shell forks the
-        // engine) is killed when the session ends or gives up on it; on Linux it is
-        // killed when this process dies, as a line engine with a time limit is.
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-            #[cfg(target_os = "linux")]
-            super::engine::die_with_parent(&mut cmd);
-        }
-        let mut child = cmd
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(io)?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
+        // In a guarded process group of its own: killed with everything `sh -c` started
+        // when the session ends or gives up on it, and when shogi-lab ends, however it
+        // ends ([`EngineProcess`]).
+        let mut child = EngineProcess::spawn(command).map_err(io)?;
+        let stdin = child.take_stdin().expect("piped");
+        let stdout = child.take_stdout().expect("piped");
         let mut e = UsiEngine {
             command: command.to_string(),
             child,
@@ -258,18 +244,15 @@ impl Drop for UsiEngine {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
-        // Give it a moment to quit, then make sure it is gone, with whatever `sh -c`
-        // started (its process group, killed while the shell still leads it): the shell
-        // may have forked the engine, so killing the shell alone would leave a hung
-        // engine running.
+        // Give it a moment to quit; then dropping `child` kills whatever `sh -c` started
+        // and still runs (the shell may have forked the engine: killing the shell alone
+        // would leave a hung engine running).
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        super::engine::kill_group(&mut self.child);
-        let _ = self.child.wait();
     }
 }
 
@@ -330,17 +313,9 @@ mod tests {
 
     /// A session with `sh -c command`, without the handshake.
     fn session(command: &str) -> UsiEngine {
-        use std::os::unix::process::CommandExt;
-        let mut child = Command::new("sh")
-            .process_group(0)
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let lines = spawn_line_reader(child.stdout.take().unwrap());
+        let mut child = EngineProcess::spawn(command).unwrap();
+        let stdin = child.take_stdin().unwrap();
+        let lines = spawn_line_reader(child.take_stdout().unwrap());
         UsiEngine {
             command: command.to_string(),
             child,

@@ -27,6 +27,8 @@ pub struct PerftMismatch {
     pub ours: u64,
     /// The program's count (`None` if its answer was not a number).
     pub theirs: Option<u64>,
+    /// The program's answer line as it printed it (without its line end).
+    pub answer: String,
 }
 
 /// The result of [`diff_perft`].
@@ -42,20 +44,23 @@ pub struct PerftReport {
     pub first: Option<PerftMismatch>,
 }
 
+/// The program's answer lines to `<depth> <SFEN>` for each position.
 fn ask_counts(
     engine: &LineEngine,
     depth: u32,
     positions: &[Position],
-) -> Result<Vec<Option<u64>>, EngineError> {
+) -> Result<Vec<String>, EngineError> {
     let lines: Vec<String> = positions
         .iter()
         .map(|p| format!("{depth} {}", write_sfen(p)))
         .collect();
-    Ok(engine
-        .ask(&lines)?
-        .iter()
-        .map(|a| a.trim().parse().ok())
-        .collect())
+    engine.ask(&lines)
+}
+
+/// The count an answer line gives (surrounding blanks allowed), `None` if it is not a
+/// number.
+fn count(answer: &str) -> Option<u64> {
+    answer.trim().parse().ok()
 }
 
 /// Compares perft at `depth` on `positions` walk positions (seeded by `seed`, one every
@@ -97,7 +102,7 @@ pub fn diff_perft(
     for (i, tip) in tips.iter().enumerate() {
         let ours = perft(&mut tip.clone(), depth);
         report.nodes += ours;
-        if theirs[i] != Some(ours) {
+        if count(&theirs[i]) != Some(ours) {
             report.mismatches += 1;
             first.get_or_insert(i);
         }
@@ -120,25 +125,27 @@ fn descend(
     loop {
         let pos = replay(start, &path).expect("legal");
         let ours = perft(&mut pos.clone(), depth);
-        let theirs = ask_counts(engine, depth, std::slice::from_ref(&pos))?[0];
+        let answer = ask_counts(engine, depth, std::slice::from_ref(&pos))?.remove(0);
         let here = PerftMismatch {
             start: start.clone(),
             path: path.clone(),
             sfen: write_sfen(&pos),
             depth,
             ours,
-            theirs,
+            theirs: count(&answer),
+            answer,
         };
         if depth == 1 {
             return Ok(here);
         }
         // The depth-1 lists already differ here: the shallowest evidence.
-        let d1 = ask_counts(engine, 1, std::slice::from_ref(&pos))?[0];
-        if d1 != Some(pos.legal_moves().len() as u64) {
+        let d1 = ask_counts(engine, 1, std::slice::from_ref(&pos))?.remove(0);
+        if count(&d1) != Some(pos.legal_moves().len() as u64) {
             return Ok(PerftMismatch {
                 depth: 1,
                 ours: pos.legal_moves().len() as u64,
-                theirs: d1,
+                theirs: count(&d1),
+                answer: d1,
                 ..here
             });
         }
@@ -155,7 +162,7 @@ fn descend(
         let bad = children
             .iter()
             .zip(&answers)
-            .position(|(c, a)| *a != Some(perft(&mut c.clone(), depth - 1)));
+            .position(|(c, a)| count(a) != Some(perft(&mut c.clone(), depth - 1)));
         match bad {
             Some(j) => {
                 path.push(moves[j]);

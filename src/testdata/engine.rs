@@ -4,10 +4,12 @@
 //!
 //! Each [`LineEngine::ask`] starts the program, writes all lines from a second
 //! thread (so a large batch cannot deadlock on full pipes), closes its stdin and
-//! reads its answers: the program needs no flushing, only to answer each line.
+//! reads its answers: the program needs no flushing, only to answer each line. The
+//! program and what it starts are killed when the batch ends and when shogi-lab ends
+//! ([`super::engine_process`]).
 
+use super::engine_process::EngineProcess;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
 use thiserror::Error;
 
 /// Why an engine gave no usable answer.
@@ -131,35 +133,20 @@ impl LineEngine {
     /// # Errors
     /// [`EngineError`] if the program cannot start, fails to read, or answers another number of lines.
     pub fn ask(&self, lines: &[String]) -> Result<Vec<String>, EngineError> {
-        let mut cmd = Command::new("sh");
-        #[cfg(unix)]
-        if self.timeout.is_some() {
-            // Its own process group, so that the time limit kills what `sh -c` started
-            // too. Outside the terminal's group a Ctrl-C no longer reaches it, so on Linux
-            // it is killed when this process dies ([`die_with_parent`]).
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-            #[cfg(target_os = "linux")]
-            die_with_parent(&mut cmd);
-        }
-        let mut child = cmd
-            .arg("-c")
-            .arg(&self.command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|source| EngineError::Spawn {
+        // In a guarded process group of its own: killed, with all it started, when the
+        // batch is answered, given up on, or shogi-lab ends ([`EngineProcess`]).
+        let mut child =
+            EngineProcess::spawn(&self.command).map_err(|source| EngineError::Spawn {
                 command: self.command.clone(),
                 source,
             })?;
-        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdin = child.take_stdin().expect("piped");
         let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
         // A program that exits early closes the pipe; its short answer is reported below.
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let stdout = BufReader::new(child.take_stdout().expect("piped"));
         // Read on a thread of its own, so that a time limit can end the wait.
         let (asked, command) = (lines.len(), self.command.clone());
         let (tx, rx) = std::sync::mpsc::channel();
@@ -173,7 +160,7 @@ impl LineEngine {
         let Some((answers, read)) = got else {
             // Out of time: killed with every process it started (its process group), so
             // that its pipes close and the reading threads end.
-            kill_group(&mut child);
+            child.kill();
             let _ = child.wait();
             return Err(EngineError::Timeout {
                 command: self.command.clone(),
@@ -182,7 +169,7 @@ impl LineEngine {
             });
         };
         if read.is_err() {
-            let _ = child.kill();
+            child.kill();
         }
         let _ = writer.join();
         let status = child.wait().map_err(|source| EngineError::Io {
@@ -201,38 +188,6 @@ impl LineEngine {
         }
         Ok(answers)
     }
-}
-
-/// Has the program started by `cmd` killed (SIGKILL) when the thread that starts it
-/// ends, which [`LineEngine::ask`]'s does only with the process (`prctl(2)`
-/// `PR_SET_PDEATHSIG`, set in the child between fork and exec): a Ctrl-C that ends
-/// shogi-lab ends a program in a process group of its own too. `sh -c` execs a simple
-/// command, so the engine itself is that program; what a compound command starts is not.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-pub(super) fn die_with_parent(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec; it makes one system call
-    // (`prctl`) through rustix, which neither allocates nor takes a lock.
-    unsafe {
-        cmd.pre_exec(|| {
-            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-                .map_err(std::io::Error::from)
-        });
-    }
-}
-
-/// Kills `child` and, on Unix, its process group (with a time limit it leads one,
-/// [`LineEngine::ask`]).
-pub(super) fn kill_group(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    if let Some(pid) = i32::try_from(child.id())
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-    {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-    let _ = child.kill();
 }
 
 /// The answer lines of a program asked `asked` lines, read from `stdout` to its end. At

@@ -1,6 +1,7 @@
 //! Test data for other shogi implementations: seeded random walks
 //! ([`walk`]), the generators behind `shogi-lab gen`, and the differential
-//! checks behind `shogi-lab diff` that run another program ([`engine`]) on the
+//! checks behind `shogi-lab diff` that run another program ([`engine`], its
+//! processes in [`engine_process`]) on the
 //! same positions and shrink a disagreement to the shortest move path
 //! ([`diff_moves`], [`diff_perft`], [`diff_mate`]).
 //!
@@ -11,5 +12,6 @@ pub mod diff_mate;
 pub mod diff_moves;
 pub mod diff_perft;
 pub mod engine;
+pub mod engine_process;
 pub mod gen;
 pub mod walk;
