@@ -261,7 +261,7 @@ pub fn quantum(count: usize, seed: u64, shard: Shard, emit: impl FnMut(GenQuantu
     quantum_until(count, seed, shard, &|| false, emit).expect("no stop request")
 }
 
-/// [`quantum`] that gives up (`None`) once `stop` returns true (polled before each vector).
+/// [`quantum()`] that gives up (`None`) once `stop` returns true (polled before each vector).
 pub fn quantum_until(
     count: usize,
     seed: u64,
