@@ -253,15 +253,29 @@ fn fixture(name: &str) {
     }
 }
 
-fn diff(name: &str, positions: u32, seed: u64) -> (i32, serde_json::Value) {
+/// The `--engine` command that runs this test binary as fixture `name`.
+fn fixture_engine(name: &str) -> String {
     let me = std::env::current_exe().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(["diff", "moves", "--json", "--seed", &seed.to_string()])
-        .args(["--positions", &positions.to_string()])
+    format!("'{}' fixture {name}", me.display())
+}
+
+/// `shogi-lab diff moves ARGS --engine <fixture>`, its output.
+fn diff_moves_with(args: &[&str], fixture: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "moves"])
+        .args(args)
         .arg("--engine")
-        .arg(format!("'{}' fixture {name}", me.display()))
+        .arg(fixture_engine(fixture))
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+fn diff(name: &str, positions: u32, seed: u64) -> (i32, serde_json::Value) {
+    let (seed, positions) = (seed.to_string(), positions.to_string());
+    let out = diff_moves_with(
+        &["--json", "--seed", &seed, "--positions", &positions],
+        name,
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap(), v)
@@ -414,7 +428,6 @@ fn no_forced_promotion_is_caught() {
 }
 
 fn perft_finds_the_position_with_the_wrong_move_list() {
-    let me = std::env::current_exe().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
         .args([
             "diff",
@@ -428,10 +441,7 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
             "1",
         ])
         .arg("--engine")
-        .arg(format!(
-            "'{}' fixture perft-no-forced-promotion",
-            me.display()
-        ))
+        .arg(fixture_engine("perft-no-forced-promotion"))
         .output()
         .unwrap();
     assert_eq!(
@@ -469,12 +479,11 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
 /// in the text report, in `answer` in JSON (`theirs` stays `null`), cut to 200 characters
 /// and `…` (it was only `(not a number)` and `null`).
 fn perft_shows_an_answer_that_is_not_a_number() {
-    let me = std::env::current_exe().unwrap();
     let run = |json: bool| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_shogi-lab"));
         cmd.args(["diff", "perft", "--depth", "1", "--positions", "3"])
             .arg("--engine")
-            .arg(format!("'{}' fixture perft-words", me.display()));
+            .arg(fixture_engine("perft-words"));
         if json {
             cmd.arg("--json");
         }
@@ -508,7 +517,6 @@ fn perft_shows_an_answer_that_is_not_a_number() {
 }
 
 fn mate_checks_the_engine_lines() {
-    let me = std::env::current_exe().unwrap();
     let run = |engine: String| {
         let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
             .args([
@@ -557,7 +565,7 @@ fn mate_checks_the_engine_lines() {
     }
     assert!(mates >= 3, "{mates}");
     // Shortened lines are caught by the checker.
-    let (code, lines) = run(format!("'{}' fixture usi-short-line", me.display()));
+    let (code, lines) = run(fixture_engine("usi-short-line"));
     assert_eq!(code, 1);
     let bad: Vec<_> = lines.iter().filter(|l| l["agree"] == false).collect();
     assert!(!bad.is_empty());
@@ -601,13 +609,7 @@ fn duplicate_moves_are_caught() {
 /// An engine that ends before answering every line is one error line naming the input
 /// line it left unanswered and that position, so that it can be run on it alone.
 fn an_engine_that_exits_early_names_the_unanswered_position() {
-    let me = std::env::current_exe().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(["diff", "moves", "--positions", "50", "--seed", "1"])
-        .arg("--engine")
-        .arg(format!("'{}' fixture exit-after-5", me.display()))
-        .output()
-        .unwrap();
+    let out = diff_moves_with(&["--positions", "50", "--seed", "1"], "exit-after-5");
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -628,13 +630,12 @@ fn an_engine_that_exits_early_names_the_unanswered_position() {
 /// make), exit 2; the hung engine is killed with the shell that started it, not left
 /// running.
 fn diff_mate_reports_an_engine_that_exits_or_hangs() {
-    let me = std::env::current_exe().unwrap();
     let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen");
     let run = |fixture: &str, pid_file: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
             .args(["diff", "mate", "--time-ms", "1", "--problems", problems])
             .arg("--engine")
-            .arg(format!("'{}' fixture {fixture}", me.display()))
+            .arg(fixture_engine(fixture))
             .env("SHOGI_LAB_TEST_PID_FILE", pid_file)
             .output()
             .unwrap();
@@ -680,13 +681,7 @@ fn goes(pid: i32) -> bool {
 /// The text report echoes what the engine printed with its control characters escaped:
 /// an engine's stray escape sequence must not reach the terminal (it did, raw).
 fn the_text_report_escapes_control_characters() {
-    let me = std::env::current_exe().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(["diff", "moves", "--positions", "5", "--seed", "1"])
-        .arg("--engine")
-        .arg(format!("'{}' fixture escape-sequence", me.display()))
-        .output()
-        .unwrap();
+    let out = diff_moves_with(&["--positions", "5", "--seed", "1"], "escape-sequence");
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -744,7 +739,6 @@ impl Drop for Survivors {
 /// left running, asleep, for every signal but a Ctrl-C without `--timeout-s`.)
 fn an_engine_does_not_outlive_shogi_lab() {
     use std::os::unix::process::CommandExt;
-    let me = std::env::current_exe().unwrap();
     let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen");
     let runs: [(&str, Vec<&str>, &str); 4] = [
         (
@@ -785,7 +779,7 @@ fn an_engine_does_not_outlive_shogi_lab() {
             let shogi_lab = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
                 .args(args)
                 .arg("--engine")
-                .arg(format!("'{}' fixture {fixture}; true", me.display()))
+                .arg(format!("{}; true", fixture_engine(fixture)))
                 .env("SHOGI_LAB_TEST_PID_FILE", &pid_file)
                 .process_group(0)
                 .stdin(std::process::Stdio::null())
