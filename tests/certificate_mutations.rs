@@ -9,6 +9,8 @@
 //! (`tsume::naive`); every rejection must name a node of the certificate or a line of
 //! the text; nothing may panic. The valid certificates themselves must be accepted.
 
+mod support;
+
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use shogi_lab::certificate::{check_text, CheckError, Checked};
@@ -19,7 +21,6 @@ use shogi_lab::tsume::problems::read_problems;
 use shogi_lab::tsume::{load_problem, naive, DefenderHand, Outcome, Solver, SolverOptions};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::process::Command;
 
 const CASES: &str = include_str!("../specs/tsume/cases.sfen");
 
@@ -107,17 +108,8 @@ fn corpus() -> Vec<Cert> {
             load_problem(sfen, DefenderHand::AsGiven).unwrap(),
         ));
     }
-    for plies in ["1", "3"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-            .args([
-                "gen", "tsume", "--count", "3", "--plies", plies, "--seed", "11",
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        for (i, l) in String::from_utf8(out.stdout).unwrap().lines().enumerate() {
-            let v: Value = serde_json::from_str(l).unwrap();
-            let sfen = v["sfen"].as_str().unwrap();
+    for plies in [1, 3] {
+        for (i, sfen) in support::gen_tsume_sfens(3, plies, 11).iter().enumerate() {
             problems.push((
                 format!("gen-{plies}-{i}"),
                 load_problem(sfen, DefenderHand::AsGiven).unwrap(),

@@ -4,6 +4,8 @@
 //! and quick classics certified; the naive twin's length agrees and a claim of L − 2 is
 //! rejected; every kind of witness tampering rejected naming the node; the CLI.
 
+mod support;
+
 use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
 use shogi_lab::rules::{Move, Position};
@@ -143,18 +145,9 @@ fn the_naive_twin_agrees_and_a_shorter_claim_is_rejected() {
         .filter(|c| c.2.is_some())
         .map(|c| c.1)
         .collect();
-    for plies in ["1", "3"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-            .args([
-                "gen", "tsume", "--count", "6", "--plies", plies, "--seed", "5",
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        for l in String::from_utf8(out.stdout).unwrap().lines() {
-            let v: Value = serde_json::from_str(l).unwrap();
-            let sfen = v["sfen"].as_str().unwrap();
-            positions.push(load_problem(sfen, DefenderHand::AsGiven).unwrap());
+    for plies in [1, 3] {
+        for sfen in support::gen_tsume_sfens(6, plies, 5) {
+            positions.push(load_problem(&sfen, DefenderHand::AsGiven).unwrap());
         }
     }
     assert!(positions.len() >= 16);

@@ -106,3 +106,22 @@ pub fn run_shogi_lab(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+/// The SFENs of `shogi-lab gen tsume --count COUNT --plies PLIES --seed SEED` (mates in
+/// exactly PLIES, specs/schema/gen-tsume.md), in order.
+///
+/// # Panics
+/// If the command fails or prints something else than its JSON lines.
+pub fn gen_tsume_sfens(count: u32, plies: u32, seed: u64) -> Vec<String> {
+    let (count, plies, seed) = (count.to_string(), plies.to_string(), seed.to_string());
+    let (code, out, err) = run_shogi_lab(&[
+        "gen", "tsume", "--count", &count, "--plies", &plies, "--seed", &seed,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["sfen"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
