@@ -125,3 +125,19 @@ pub fn gen_tsume_sfens(count: u32, plies: u32, seed: u64) -> Vec<String> {
         })
         .collect()
 }
+
+/// Whether this process ignores SIGINT (`SigIgn` in /proc/self/status; false where that
+/// cannot be read). A background job of a non-interactive shell does, and its children
+/// inherit it: a test that interrupts a child with SIGINT cannot run there (no Ctrl-C can
+/// reach such a process either).
+pub fn sigint_ignored() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|l| {
+                l.strip_prefix("SigIgn:")
+                    .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            })
+        })
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+}
