@@ -41,6 +41,10 @@ def test_legal_moves_and_perft_match_the_cli(cli, text):
 
 def test_perft_counts_from_specs(root):
     for f in sorted((root / "specs" / "perft").glob("*.perft")):
+        if f.name == "kingless.perft":
+            # Positions without a king: the CLI's `moves`/`perft` take them, a game
+            # Position does not (test_a_tsume_position_is_no_game_position_...).
+            continue
         sfen = None
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.startswith("sfen "):
