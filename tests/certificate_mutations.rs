@@ -10,6 +10,7 @@
 //! the text; nothing may panic. The valid certificates themselves must be accepted.
 
 mod support;
+use support::{lines_of, render};
 
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -191,16 +192,6 @@ impl Oracle {
             (r, _) => Err(format!("unknown result {r}")),
         }
     }
-}
-
-fn lines_of(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn render(ls: &[Value]) -> String {
-    ls.iter().map(|v| format!("{v}\n")).collect()
 }
 
 /// What one mutated text did to the checker.

@@ -5,6 +5,7 @@
 //! rejected; every kind of witness tampering rejected naming the node; the CLI.
 
 mod support;
+use support::{lines_of, render};
 
 use serde_json::Value;
 use shogi_lab::certificate::{check_text, CheckError};
@@ -69,16 +70,6 @@ fn classic(id: &str) -> Position {
         .find(|p| p.id == id)
         .unwrap_or_else(|| panic!("{id} not in classics.sfen"));
     load_problem(&p.sfen, DefenderHand::Remaining).unwrap()
-}
-
-fn lines_of(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn render(ls: &[Value]) -> String {
-    ls.iter().map(|v| format!("{v}\n")).collect()
 }
 
 /// The checker rejects the tampered lines with exit 1 naming `node`, its reason

@@ -141,3 +141,18 @@ pub fn sigint_ignored() -> bool {
         })
         .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
 }
+
+/// The JSON lines of a certificate (or any JSON-lines text), parsed.
+///
+/// # Panics
+/// On a line that is not JSON.
+pub fn lines_of(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// JSON lines written back, one value a line (the inverse of [`lines_of`]).
+pub fn render(ls: &[serde_json::Value]) -> String {
+    ls.iter().map(|v| format!("{v}\n")).collect()
+}
