@@ -61,10 +61,10 @@ fn random_problem(rng: &mut ChaCha8Rng) -> Option<Position> {
     (!pos.in_check()).then_some(pos)
 }
 
-/// Fast tier: the first 40 generated positions (a few seconds of CPU).
+/// Fast tier: the first 20 generated positions (a few seconds of CPU).
 #[test]
 fn solver_agrees_with_naive_minimax_on_generated_positions() {
-    agree_on_generated_positions(5, 40, 8);
+    agree_on_generated_positions(5, 20, 4);
 }
 
 /// Deep tier (`cargo test --release -- --ignored`, run by `.ci/run`): 300 positions.
@@ -149,12 +149,25 @@ fn agree_on_generated_positions(seed: u64, count: usize, min_each: usize) {
 
 /// Positions 3 and 5 plies before the end of shtsume's mating lines of the 200 classics
 /// (`specs/tsume/near-end.tsv`): full boards from real problems, independent of our
-/// lines. Both twins within 7 plies against the three modes, as above.
+/// lines. Both twins within 7 plies against the three modes, as above. Fast tier: every
+/// other position.
 #[test]
 fn solver_agrees_with_both_twins_near_the_end_of_the_classics() {
+    agree_near_the_end(2);
+}
+
+/// Deep tier: every position of `specs/tsume/near-end.tsv`.
+#[test]
+#[ignore = "deep tier: the 390 positions, about 8 s; run by .ci/run with --ignored"]
+fn solver_agrees_with_both_twins_near_the_end_of_all_the_classics() {
+    agree_near_the_end(1);
+}
+
+fn agree_near_the_end(step: usize) {
     let text = include_str!("../specs/tsume/near-end.tsv");
-    let problems = shogi_lab::tsume::problems::read_problems(text);
-    assert!(problems.len() >= 390, "{}", problems.len());
+    let all = shogi_lab::tsume::problems::read_problems(text);
+    assert!(all.len() >= 390, "{}", all.len());
+    let problems: Vec<_> = all.iter().step_by(step).collect();
     let mut mates = 0;
     for p in &problems {
         let pos =
@@ -165,7 +178,7 @@ fn solver_agrees_with_both_twins_near_the_end_of_the_classics() {
     }
     // shtsume's lines mate: nearly all of these are mates within 7.
     assert!(
-        mates + 10 >= problems.len(),
+        mates + 10 / step >= problems.len(),
         "{mates} of {}",
         problems.len()
     );
@@ -310,12 +323,25 @@ fn agree_on(
 /// shortest length, `no_mate_within` always below it, a line shown is a verified mate no
 /// longer than `mate_within`, and a length called shortest is the twin's. 40 generated
 /// positions (as above), each cut at 3, 6, …, 300 and 1 000 nodes (186 cut mates, 27
-/// no-mate bounds below a mate).
+/// no-mate bounds below a mate). Fast tier: the first 20 positions (162 and 27).
 #[test]
 fn cut_searches_bracket_the_twins_length() {
+    cut_searches_bracket(20, 120, 20);
+}
+
+/// Deep tier: the first 40 positions.
+#[test]
+#[ignore = "deep tier: 4 040 cut searches, about 18 s; run by .ci/run with --ignored"]
+fn cut_searches_bracket_the_twins_length_on_40_positions() {
+    cut_searches_bracket(40, 150, 20);
+}
+
+/// `count` generated positions, each cut at every limit; at least `min_cut` cut mates
+/// and `min_ruled_out` no-mate bounds below a mate, so the test can fail.
+fn cut_searches_bracket(count: usize, min_cut: usize, min_ruled_out: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (mut checked, mut cut_mates, mut ruled_out) = (0, 0, 0);
-    while checked < 40 {
+    while checked < count {
         let Some(pos) = random_problem(&mut rng) else {
             continue;
         };
@@ -355,7 +381,7 @@ fn cut_searches_bracket_the_twins_length() {
     }
     eprintln!("{cut_mates} cut mates, {ruled_out} no-mate bounds below a mate");
     assert!(
-        cut_mates >= 50 && ruled_out >= 10,
+        cut_mates >= min_cut && ruled_out >= min_ruled_out,
         "{cut_mates} {ruled_out}"
     );
 }
