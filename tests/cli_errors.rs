@@ -455,6 +455,49 @@ fn perft_depths_are_bounded() {
         .contains("\"nodes\":900"));
 }
 
+/// A depth whose count would pass 2^64 − 1 is refused at once (exit 2, one line naming
+/// the limit, the reason and the deepest depth within it), not counted for ever (`perft
+/// startpos 99` ran until killed; here under a 20 s CPU limit, so that it fails instead).
+/// A tree that does not grow is counted at any depth.
+#[test]
+fn perft_depths_beyond_reach_are_refused_at_once() {
+    let limited = |args: &[&str]| run_in(args, b"", Some("ulimit -t 20"));
+    for (args, deepest) in [
+        (&["perft", "startpos", "99"][..], 13),
+        (&["perft", "startpos", "14", "--divide", "--json"][..], 13),
+        (&["quantum", "perft", "9"][..], 8),
+    ] {
+        let o = limited(args);
+        one_line(
+            &o,
+            2,
+            "is beyond reach: its count would pass 2^64 - 1 = 18446744073709551615",
+        );
+        assert!(
+            o.stderr.trim_end().ends_with(&format!(
+                "585 years at 10^9 a second; the deepest depth under that limit here is {deepest}"
+            )),
+            "{args:?}: {}",
+            o.stderr
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // The attacker of this tsume-shaped position has nothing to move: no leaves at any depth.
+    let o = limited(&["perft", "4k4/9/9/9/9/9/9/9/9 b - 1", "1000", "--json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(String::from_utf8(o.stdout).unwrap().contains("\"nodes\":0"));
+    // A depth within reach is counted as before.
+    let o = limited(&["perft", "startpos", "3", "--divide"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("nodes 25470\n"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains(": ")).count(),
+        30,
+        "{text}"
+    );
+}
+
 /// `show --svg`: a path that cannot take a file is bad input (exit 2, before anything is
 /// written); a write that fails where the path could take one is output that could not be
 /// written (exit 3, README's exit codes).

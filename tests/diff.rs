@@ -9,9 +9,16 @@
 //!   rank(s) without promoting (行き所のない駒);
 //! - `duplicate-drops`: lists every drop twice (right set, wrong list: perft counts drops
 //!   twice);
+//! - `kingless-none`: lists no move where the side to move has no king (a generator that
+//!   assumes a king; only tsume walks, `--tsume`, reach such positions);
+//! - `promotion-as-plain`: lists an optional promotion as the plain move (twice, then: as
+//!   many moves, a wrong list);
 //! - `exit-after-5`: answers five lines correctly, then exits with status 3;
 //! - `escape-sequence`: adds a terminal escape sequence (clear screen) to every answer;
 //! - `correct`: our generator unchanged.
+//!
+//! The fixtures read positions without one king or both (`Rules::KINGS_OPTIONAL`, as
+//! `shogi-lab moves` does), for the tsume walks.
 
 use shogi_lab::notation::sfen::{parse_position, resolve_usi_move};
 use shogi_lab::rules::{Move, Piece, PieceKind, Position, Rules, Square};
@@ -45,7 +52,7 @@ fn uchifuzume_drops(pos: &Position) -> Vec<Move> {
         s.board[to.index()] = Some(Piece::new(us, PieceKind::Pawn));
         s.hands[us] = s.hands[us].remove(PieceKind::Pawn);
         s.side_to_move = !us;
-        if let Ok(after) = Position::from_setup(s, Rules::STANDARD) {
+        if let Ok(after) = Position::from_setup(s, Rules::KINGS_OPTIONAL) {
             if after.is_mate() {
                 out.push(m);
             }
@@ -91,6 +98,30 @@ fn fixture_moves(name: &str, pos: &Position) -> Vec<Move> {
         "duplicate-drops" => {
             let drops: Vec<Move> = v.iter().copied().filter(|m| m.is_drop()).collect();
             v.extend(drops);
+        }
+        "kingless-none" => {
+            if pos.pieces(pos.side_to_move(), PieceKind::King).is_empty() {
+                v.clear();
+            }
+        }
+        "promotion-as-plain" => {
+            for m in &mut v {
+                if let Move::Normal {
+                    from,
+                    to,
+                    promote: true,
+                } = *m
+                {
+                    let plain = Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    };
+                    if pos.is_legal(plain) {
+                        *m = plain;
+                    }
+                }
+            }
         }
         "exit-after-5" => {}
         "correct" => {}
@@ -205,7 +236,7 @@ fn fixture(name: &str) {
         for line in stdin.lock().lines() {
             let line = line.unwrap();
             let (d, sfen) = line.split_once(' ').unwrap();
-            let mut pos = parse_position(sfen, Rules::STANDARD).unwrap();
+            let mut pos = parse_position(sfen, Rules::KINGS_OPTIONAL).unwrap();
             let n = shogi_lab::rules::perft(&mut pos, d.parse().unwrap());
             writeln!(out, "perft = {n}\u{1b}[2J{}", "x".repeat(300)).unwrap();
         }
@@ -217,7 +248,7 @@ fn fixture(name: &str) {
         for line in stdin.lock().lines() {
             let line = line.unwrap();
             let (d, sfen) = line.split_once(' ').unwrap();
-            let mut pos = parse_position(sfen, Rules::STANDARD).unwrap();
+            let mut pos = parse_position(sfen, Rules::KINGS_OPTIONAL).unwrap();
             writeln!(
                 out,
                 "{}",
@@ -231,7 +262,7 @@ fn fixture(name: &str) {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout().lock();
         for line in stdin.lock().lines() {
-            let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
+            let pos = parse_position(&line.unwrap(), Rules::KINGS_OPTIONAL).unwrap();
             let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
             writeln!(out, "{} \u{1b}[2J", moves.join(" ")).unwrap();
         }
@@ -244,7 +275,7 @@ fn fixture(name: &str) {
             out.flush().unwrap();
             std::process::exit(3);
         }
-        let pos = parse_position(&line.unwrap(), Rules::STANDARD).unwrap();
+        let pos = parse_position(&line.unwrap(), Rules::KINGS_OPTIONAL).unwrap();
         let moves: Vec<String> = fixture_moves(name, &pos)
             .iter()
             .map(|m| m.to_string())
@@ -284,7 +315,7 @@ fn diff(name: &str, positions: u32, seed: u64) -> (i32, serde_json::Value) {
 /// The reported path replays from its start to the reported position, and no shorter
 /// prefix of it reaches a position where the fixture is wrong.
 fn check_path(name: &str, m: &serde_json::Value) -> Position {
-    let mut pos = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let mut pos = parse_position(m["start"].as_str().unwrap(), Rules::KINGS_OPTIONAL).unwrap();
     let moves: Vec<&str> = m["moves"]
         .as_array()
         .unwrap()
@@ -314,7 +345,7 @@ fn check_path(name: &str, m: &serde_json::Value) -> Position {
 /// moves of opposite sides reaches a position where the fixture is wrong. The
 /// candidates are enumerated here independently of the shrinker.
 fn check_one_minimal(name: &str, m: &serde_json::Value) {
-    let start = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let start = parse_position(m["start"].as_str().unwrap(), Rules::KINGS_OPTIONAL).unwrap();
     let mut p = start.clone();
     let path: Vec<Move> = m["moves"]
         .as_array()
@@ -453,7 +484,7 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = &v["first"];
     assert_eq!(m["depth"], 1, "{v}");
-    let pos = parse_position(m["sfen"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let pos = parse_position(m["sfen"].as_str().unwrap(), Rules::KINGS_OPTIONAL).unwrap();
     let extra = unpromoted_last_rank(&pos).len() as u64;
     assert!(
         extra > 0,
@@ -464,7 +495,7 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
         m["theirs"].as_u64().unwrap()
     );
     // The path replays from the start to the reported position.
-    let mut p = parse_position(m["start"].as_str().unwrap(), Rules::STANDARD).unwrap();
+    let mut p = parse_position(m["start"].as_str().unwrap(), Rules::KINGS_OPTIONAL).unwrap();
     for u in m["moves"].as_array().unwrap() {
         let mv = resolve_usi_move(&p, u.as_str().unwrap()).unwrap();
         p.play(mv).unwrap();
@@ -473,6 +504,141 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
         shogi_lab::notation::sfen::write_sfen(&p),
         m["sfen"].as_str().unwrap()
     );
+    // The path is shrunk as `diff moves` shrinks (it was the walk's, then the descent's):
+    // no proper prefix reaches a wrong move list, and it is 1-minimal for the deletions
+    // (this fixture's lists differ exactly where its counts do).
+    assert_eq!(m["localised"], "move-count", "{v}");
+    check_path("no-forced-promotion", m);
+    assert!(
+        m["moves"].as_array().unwrap().len() < m["unshrunk_plies"].as_u64().unwrap() as usize,
+        "not shrunk: {v}"
+    );
+}
+
+/// A move list with as many moves as ours but a wrong one (an optional promotion listed as
+/// the plain move, twice): the counts differ from depth 2, never at depth 1. The descent
+/// ends at a position where the numbers of moves and every subcount of our moves agree
+/// (`children-agree`), and the fixture's list there is wrong.
+fn perft_names_a_wrong_list_of_the_right_length() {
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args([
+            "diff",
+            "perft",
+            "--json",
+            "--depth",
+            "2",
+            "--positions",
+            "40",
+        ])
+        .arg("--engine")
+        .arg(fixture_engine("perft-promotion-as-plain"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["first"];
+    assert_eq!(m["localised"], "children-agree", "{v}");
+    let depth = m["depth"].as_u64().unwrap() as u32;
+    assert!(depth >= 2, "{v}");
+    assert_eq!(
+        m["moves"].as_array().unwrap().len() as u64,
+        m["unshrunk_plies"].as_u64().unwrap()
+    );
+    let pos = parse_position(m["sfen"].as_str().unwrap(), Rules::KINGS_OPTIONAL).unwrap();
+    let mut wrong = fixture_moves("promotion-as-plain", &pos);
+    let mut ours = pos.legal_moves().to_vec();
+    assert_eq!(wrong.len(), ours.len());
+    wrong.sort_by_key(|m| m.to_string());
+    ours.sort_by_key(|m| m.to_string());
+    assert_ne!(wrong, ours, "{v}");
+    let mut p = pos.clone();
+    assert_eq!(
+        m["ours"].as_u64().unwrap(),
+        shogi_lab::rules::perft(&mut p, depth)
+    );
+    assert_eq!(
+        m["theirs"].as_u64().unwrap(),
+        fixture_perft("promotion-as-plain", &mut p, depth)
+    );
+}
+
+/// `--tsume`: the walks start from tsume positions (Sente, the attacker, without a king),
+/// so a generator that fails only there is caught — `kingless-none` agrees on the game
+/// walks, and is caught by `diff moves --tsume` (a shrunk path from a tsume start to a
+/// position with Sente to move and no Sente king) and `diff perft --tsume`. Pawn-drop
+/// mate by a kingless attacker is caught as in games. The correct generator agrees.
+fn tsume_walks_reach_kingless_positions() {
+    let sente_king = |sfen: &str| -> bool {
+        let p = parse_position(sfen, Rules::KINGS_OPTIONAL).unwrap();
+        !p.pieces(shogi_lab::rules::Color::Sente, PieceKind::King)
+            .is_empty()
+    };
+    let (code, v) = diff("kingless-none", 500, 1);
+    assert_eq!(
+        (code, &v["tsume"]),
+        (0, &serde_json::Value::Bool(false)),
+        "{v}"
+    );
+    let out = diff_moves_with(
+        &["--json", "--tsume", "--positions", "500"],
+        "kingless-none",
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tsume"], true, "{v}");
+    let m = &v["first"];
+    check_path("kingless-none", m);
+    assert!(!sente_king(m["start"].as_str().unwrap()), "{v}");
+    assert!(!sente_king(m["sfen"].as_str().unwrap()), "{v}");
+    assert!(m["sfen"].as_str().unwrap().contains(" b "), "{v}");
+    assert!(m["extra"].as_array().unwrap().is_empty());
+    assert!(!m["missing"].as_array().unwrap().is_empty());
+
+    let out = diff_moves_with(
+        &["--json", "--tsume", "--positions", "2000"],
+        "no-uchifuzume",
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["first"];
+    let pos = check_path("no-uchifuzume", m);
+    assert!(!sente_king(m["sfen"].as_str().unwrap()), "{v}");
+    for e in m["extra"].as_array().unwrap() {
+        let mv = shogi_lab::notation::sfen::parse_usi_move(e.as_str().unwrap())
+            .unwrap()
+            .0;
+        assert!(uchifuzume_drops(&pos).contains(&mv), "{mv}: {v}");
+    }
+
+    let perft = |fixture: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+            .args(["diff", "perft", "--json", "--tsume", "--depth", "2"])
+            .args(["--positions", "40", "--engine"])
+            .arg(fixture_engine(fixture))
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code().unwrap(), v)
+    };
+    let (code, v) = perft("perft-kingless-none");
+    assert_eq!(code, 1, "{v}");
+    let m = &v["first"];
+    assert_eq!(
+        (&m["localised"], &m["depth"], &m["theirs"]),
+        (&"move-count".into(), &1.into(), &0.into()),
+        "{v}"
+    );
+    assert!(!sente_king(m["sfen"].as_str().unwrap()), "{v}");
+    check_path("kingless-none", m);
+    let (code, v) = perft("perft-correct");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (&v["tsume"], &v["positions"]),
+        (&true.into(), &40.into()),
+        "{v}"
+    );
+    let out = diff_moves_with(&["--json", "--tsume", "--positions", "2000"], "correct");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 
 /// An answer that is not a number is shown as the engine printed it: escaped on one line
@@ -869,7 +1035,15 @@ fn main() {
     if args.iter().any(|a| a == "--ignored") {
         return;
     }
-    let tests: [(&str, fn()); 11] = [
+    let tests: [(&str, fn()); 13] = [
+        (
+            "perft_names_a_wrong_list_of_the_right_length",
+            perft_names_a_wrong_list_of_the_right_length,
+        ),
+        (
+            "tsume_walks_reach_kingless_positions",
+            tsume_walks_reach_kingless_positions,
+        ),
         (
             "perft_shows_an_answer_that_is_not_a_number",
             perft_shows_an_answer_that_is_not_a_number,

@@ -9,6 +9,7 @@ use crate::testdata::diff_mate::{MateComparison, UsiEngine};
 use crate::testdata::diff_moves::diff_moves;
 use crate::testdata::diff_perft::diff_perft;
 use crate::testdata::engine::LineEngine;
+use crate::testdata::walk::Starts;
 use std::time::Instant;
 
 /// Arguments of `shogi-lab diff`.
@@ -34,6 +35,14 @@ pub enum DiffCommand {
     #[command(verbatim_doc_comment)]
     Moves(MovesArgs),
     /// perft: CMD reads `<depth> <SFEN>` a line and prints the count a line.
+    ///
+    /// On a mismatch (exit 1) the first disagreeing position is followed down the tree
+    /// (perft divide: the first of our moves whose subcount differs) to a position whose
+    /// number of legal moves differs, and the path to it is shrunk as `diff moves` shrinks
+    /// (depth-1 counts compared); or to a position where the numbers of moves and every
+    /// subcount agree but the total does not (a wrong move in place of a right one; not
+    /// shrunk) (specs/schema/diff.md).
+    #[command(verbatim_doc_comment)]
     Perft(PerftArgs),
     /// Mate: CMD is a USI engine answering `go mate`; verdicts compared, its lines checked.
     Mate(MateArgs),
@@ -60,6 +69,11 @@ pub struct PerftArgs {
     /// reach, and is killed with what it started when shogi-lab ends, however it ends.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
+    /// Walk from tsume positions, the attacker (Sente) without a king, instead of game
+    /// positions: every position asked lacks Sente's king (half with Sente to move), as
+    /// in a tsume solver's search.
+    #[arg(long)]
+    pub tsume: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -106,6 +120,11 @@ pub struct MovesArgs {
     /// reach, and is killed with what it started when shogi-lab ends, however it ends.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout_s: Option<u64>,
+    /// Walk from tsume positions, the attacker (Sente) without a king, instead of game
+    /// positions: every position asked lacks Sente's king (half with Sente to move), as
+    /// in a tsume solver's search.
+    #[arg(long)]
+    pub tsume: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -120,12 +139,22 @@ pub fn run(a: DiffArgs) -> Result<(), Failure> {
     }
 }
 
+/// The walks' starts: `--tsume` or not.
+fn starts(tsume: bool) -> Starts {
+    if tsume {
+        Starts::Tsume
+    } else {
+        Starts::Game
+    }
+}
+
 fn run_moves(a: MovesArgs) -> Result<(), Failure> {
     let t = Instant::now();
     let engine =
         LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
-    let r = diff_moves(&engine, a.positions as usize, a.seed).map_err(Failure::input)?;
-    let out = DiffMoves::new(&a.engine, a.seed, &r, output::millis(t.elapsed()));
+    let r = diff_moves(&engine, a.positions as usize, a.seed, starts(a.tsume))
+        .map_err(Failure::input)?;
+    let out = DiffMoves::new(&a.engine, a.seed, a.tsume, &r, output::millis(t.elapsed()));
     if a.json {
         super::emit(output::to_line(&out));
     } else {
@@ -154,8 +183,8 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
             }
         }
         super::emit(format!(
-            "{}: {} positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
-            out.result, out.positions, out.walks, out.seed, out.moves, out.mismatches, out.time_ms
+            "{}: {} {}positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
+            out.result, out.positions, tsume_word(out.tsume), out.walks, out.seed, out.moves, out.mismatches, out.time_ms
         ));
     }
     if out.mismatches > 0 {
@@ -172,18 +201,47 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
     let t = Instant::now();
     let engine =
         LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
-    let r = diff_perft(&engine, a.depth, a.positions as usize, a.seed).map_err(Failure::input)?;
-    let out = DiffPerft::new(&a.engine, a.seed, a.depth, &r, output::millis(t.elapsed()));
+    let r = diff_perft(
+        &engine,
+        a.depth,
+        a.positions as usize,
+        a.seed,
+        starts(a.tsume),
+    )
+    .map_err(Failure::input)?;
+    let out = DiffPerft::new(
+        &a.engine,
+        a.seed,
+        a.depth,
+        a.tsume,
+        &r,
+        output::millis(t.elapsed()),
+    );
     if a.json {
         super::emit(output::to_line(&out));
     } else {
         if let Some(m) = &out.first {
             super::emit(format!("mismatch at {}", m.sfen));
             super::emit(format!(
-                "  path: position sfen {} moves {}",
+                "  path: position sfen {} moves {}   ({} plies, {} {})",
                 m.start,
-                m.moves.join(" ")
+                m.moves.join(" "),
+                m.moves.len(),
+                if m.localised == "move-count" {
+                    "shrunk from"
+                } else {
+                    "not shrunk:"
+                },
+                m.unshrunk_plies
             ));
+            super::emit(if m.localised == "move-count" {
+                "  the move lists differ here: the numbers of legal moves differ".to_string()
+            } else {
+                format!(
+                    "  the numbers of moves and every subcount of our moves at depth {} agree here: a move in place of one of ours, or a count that is not the sum over its moves",
+                    m.depth - 1
+                )
+            });
             super::emit(format!(
                 "  perft {}: ours {}, theirs {}",
                 m.depth,
@@ -195,8 +253,15 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
             ));
         }
         super::emit(format!(
-            "{}: {} positions at depth {} (seed {}), {} leaves, {} mismatching, {} ms",
-            out.result, out.positions, out.depth, out.seed, out.nodes, out.mismatches, out.time_ms
+            "{}: {} {}positions at depth {} (seed {}), {} leaves, {} mismatching, {} ms",
+            out.result,
+            out.positions,
+            tsume_word(out.tsume),
+            out.depth,
+            out.seed,
+            out.nodes,
+            out.mismatches,
+            out.time_ms
         ));
     }
     if out.mismatches > 0 {
@@ -206,6 +271,15 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// `tsume ` in the summary line of a `--tsume` run.
+fn tsume_word(tsume: bool) -> &'static str {
+    if tsume {
+        "tsume "
+    } else {
+        ""
+    }
 }
 
 fn run_mate(a: MateArgs) -> Result<(), Failure> {

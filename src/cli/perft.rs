@@ -1,5 +1,5 @@
 use super::{read_position, Failure};
-use crate::rules::{perft, perft_divide, Rules};
+use crate::rules::{perft_checked, perft_reach, PerftError, Rules};
 use std::time::Instant;
 
 /// Arguments of `shogi-lab perft`.
@@ -8,7 +8,9 @@ pub struct PerftArgs {
     /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file;
     /// a SFEN may lack one king or both (a tsume problem).
     pub position: String,
-    /// Depth in plies (0 to 1000).
+    /// Depth in plies (0 to 1000); a depth whose count would pass 2^64 − 1 (estimated from
+    /// the exact counts at the shallow depths: from the start position, above 13) is
+    /// refused before counting.
     #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rules::MAX_PERFT_DEPTH)))]
     pub depth: u32,
     /// One line per legal move: `<USI move>: <nodes>`.
@@ -28,12 +30,32 @@ pub fn run(a: PerftArgs) -> Result<(), Failure> {
         return Err(Failure::input("--divide needs a depth of at least 1"));
     }
     let mut pos = read_position(&a.position, Rules::KINGS_OPTIONAL, a.ply)?;
+    perft_reach(
+        |d| perft_checked(&mut pos.clone(), d).unwrap_or(u64::MAX),
+        a.depth,
+    )
+    .map_err(Failure::input)?;
     let t = Instant::now();
+    let overflow = |e: PerftError| Failure::no_answer(format!("perft depth {}: {e}", a.depth));
     let (total, divide) = if a.divide {
-        let d = perft_divide(&mut pos, a.depth);
-        (d.iter().map(|x| x.1).sum::<u64>(), Some(d))
+        let mut total = 0u64;
+        let mut d = Vec::new();
+        for m in pos.legal_moves() {
+            pos.play_unchecked(m);
+            let n = perft_checked(&mut pos, a.depth - 1);
+            pos.undo();
+            let n = n.map_err(overflow)?;
+            total = total
+                .checked_add(n)
+                .ok_or(PerftError::Overflow {
+                    max: u128::from(u64::MAX),
+                })
+                .map_err(overflow)?;
+            d.push((m, n));
+        }
+        (total, Some(d))
     } else {
-        (perft(&mut pos, a.depth), None)
+        (perft_checked(&mut pos, a.depth).map_err(overflow)?, None)
     };
     let secs = t.elapsed().as_secs_f64();
     let nps = total as f64 / secs.max(1e-9);

@@ -12,6 +12,9 @@ pub struct DiffMoves {
     pub engine: String,
     /// The seed of the walks.
     pub seed: u64,
+    /// Whether the walks started from tsume positions, the attacker without a king
+    /// (`--tsume`).
+    pub tsume: bool,
     /// Positions compared.
     pub positions: usize,
     /// Walks they came from.
@@ -61,8 +64,8 @@ impl Mismatch {
 }
 
 impl DiffMoves {
-    /// From a [`MovesReport`].
-    pub fn new(engine: &str, seed: u64, r: &MovesReport, time_ms: u64) -> DiffMoves {
+    /// From a [`MovesReport`] (`tsume`: the walks started from tsume positions).
+    pub fn new(engine: &str, seed: u64, tsume: bool, r: &MovesReport, time_ms: u64) -> DiffMoves {
         DiffMoves {
             result: if r.mismatches == 0 {
                 "agree"
@@ -71,6 +74,7 @@ impl DiffMoves {
             },
             engine: engine.to_string(),
             seed,
+            tsume,
             positions: r.positions,
             walks: r.walks,
             moves: r.moves,
@@ -92,10 +96,13 @@ pub struct DiffPerft {
     pub seed: u64,
     /// perft depth.
     pub depth: u32,
+    /// Whether the walks started from tsume positions, the attacker without a king
+    /// (`--tsume`).
+    pub tsume: bool,
     /// Positions compared.
     pub positions: usize,
     /// Our leaves over all positions.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Positions whose counts differ.
     pub mismatches: usize,
     /// The first mismatch followed down the tree; `null` when all agree.
@@ -111,8 +118,14 @@ pub struct PerftMismatchJson {
     pub sfen: String,
     /// The walk's start.
     pub start: String,
-    /// The moves from `start` to `sfen`.
+    /// The moves from `start` to `sfen` (shrunk when `localised` is `move-count`).
     pub moves: Vec<String>,
+    /// The length of `moves` before shrinking (the walk, then the descent).
+    pub unshrunk_plies: usize,
+    /// `move-count`: the numbers of legal moves differ at `sfen` (`depth` 1);
+    /// `children-agree`: the counts differ at `depth` ≥ 2 though the numbers of moves
+    /// and our moves' subcounts agree ([`crate::testdata::diff_perft::Localised`]).
+    pub localised: &'static str,
     /// The depth at which the counts differ at `sfen`.
     pub depth: u32,
     /// Our count.
@@ -136,11 +149,13 @@ fn cut(text: &str) -> String {
 }
 
 impl DiffPerft {
-    /// From a [`crate::testdata::diff_perft::PerftReport`].
+    /// From a [`crate::testdata::diff_perft::PerftReport`] (`tsume`: the walks started
+    /// from tsume positions).
     pub fn new(
         engine: &str,
         seed: u64,
         depth: u32,
+        tsume: bool,
         r: &crate::testdata::diff_perft::PerftReport,
         time_ms: u64,
     ) -> DiffPerft {
@@ -153,6 +168,7 @@ impl DiffPerft {
             engine: engine.to_string(),
             seed,
             depth,
+            tsume,
             positions: r.positions,
             nodes: r.nodes,
             mismatches: r.mismatches,
@@ -160,6 +176,8 @@ impl DiffPerft {
                 sfen: m.sfen.clone(),
                 start: crate::notation::sfen::write_sfen(&m.start),
                 moves: m.path.iter().map(|x| x.to_string()).collect(),
+                unshrunk_plies: m.unshrunk_plies,
+                localised: m.localised.name(),
                 depth: m.depth,
                 ours: m.ours,
                 theirs: m.theirs,

@@ -6,6 +6,7 @@ pub mod checks;
 pub mod game;
 pub mod hand;
 pub mod moves;
+pub mod perft;
 mod popcount;
 pub mod position;
 pub mod types;
@@ -14,6 +15,7 @@ pub use bitboard::Bitboard;
 pub use game::{declaration, Declaration, DrawReason, Game, GameError, Outcome, WinReason};
 pub use hand::Hand;
 pub use moves::{Move, MoveList, MAX_MOVES};
+pub use perft::{perft_checked, perft_reach, PerftError, TooDeep};
 pub use position::{
     perft, perft_divide, perft_until, IllegalMove, Position, PositionError, Rules, Setup,
     Violation, MAX_PERFT_DEPTH,

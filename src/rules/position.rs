@@ -985,11 +985,17 @@ impl PartialEq for Position {
 impl Eq for Position {}
 
 /// The deepest perft the front ends take (CLI `perft` and `quantum perft`, Python's
-/// `Position.perft` and `quantum.perft`): far beyond any count that could finish, and a
-/// recursion an 8 MiB stack holds (a depth of 100 000 overflowed it: an abort).
+/// `Position.perft` and `quantum.perft`): a recursion an 8 MiB stack holds (a depth of
+/// 100 000 overflowed it: an abort). The CLI also refuses, before counting, a depth whose
+/// count would pass 2^64 − 1 ([`super::perft::perft_reach`]; from the start position,
+/// depths above 13).
 pub const MAX_PERFT_DEPTH: u32 = 1000;
 
 /// Counts the leaves of the legal move tree of `depth` plies (bulk-counted at the last ply).
+///
+/// # Panics
+/// If the count passes 2^64 − 1 (2^64 leaves: centuries of counting) rather than wrap;
+/// [`super::perft::perft_checked`] returns that as an error.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -1002,15 +1008,26 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let mut n = 0;
     for &m in &moves {
         pos.play_unchecked(m);
-        n += perft(pos, depth - 1);
+        let leaves = perft(pos, depth - 1);
         pos.undo();
+        n = add_leaves(n, leaves);
     }
     n
+}
+
+/// `n + leaves` for [`perft`] and [`perft_until`], which panic rather than wrap.
+fn add_leaves(n: u64, leaves: u64) -> u64 {
+    n.checked_add(leaves)
+        .expect("the perft count passed 2^64 - 1 (perft_checked reports it as an error)")
 }
 
 /// [`perft`] that gives up once `stop()` says so (`None`), checked at every node above the
 /// bulk-counted last ply: for a caller on another thread that must stay interruptible
 /// (Python's Ctrl-C). The position comes back unchanged either way.
+///
+/// # Panics
+/// If the count passes 2^64 − 1, as [`perft`];
+/// [`super::perft::perft_count`] returns that as an error.
 pub fn perft_until(pos: &mut Position, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
     if stop() {
         return None;
@@ -1025,12 +1042,15 @@ pub fn perft_until(pos: &mut Position, depth: u32, stop: &impl Fn() -> bool) -> 
         pos.play_unchecked(m);
         let leaves = perft_until(pos, depth - 1, stop);
         pos.undo();
-        n += leaves?;
+        n = add_leaves(n, leaves?);
     }
     Some(n)
 }
 
 /// [`perft`] split by first move: `(move, leaves)` for each legal move.
+///
+/// # Panics
+/// If a count passes 2^64 − 1, as [`perft`].
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let moves = pos.legal_moves();
     moves

@@ -1,6 +1,7 @@
 //! `diff moves`: another program's legal moves against ours on the positions of
-//! seeded random walks; a disagreement is shrunk to the shortest move path from
-//! the walk's start that still reaches a disagreement.
+//! seeded random walks (from game starts, or tsume starts without the attacker's king);
+//! a disagreement is shrunk to a short move path from the walk's start that still
+//! reaches a disagreement.
 //!
 //! Protocol: the program reads one SFEN a line on stdin and prints that
 //! position's legal moves in USI, separated by spaces, one line per position
@@ -17,7 +18,7 @@
 //! search over all move sequences).
 
 use super::engine::{EngineError, LineEngine};
-use super::walk::{random_walk, replay, start};
+use super::walk::{random_walk, replay, start_of, Starts};
 use crate::notation::sfen::write_sfen;
 use crate::rules::{Move, Position};
 use rand::{Rng, SeedableRng};
@@ -101,7 +102,9 @@ fn compare(pos: &Position, answer: &str) -> Option<MoveDiff> {
 }
 
 /// Compares `engine`'s legal moves with ours on `positions` distinct positions from
-/// random walks (seeded by `seed`, each walk 20–219 plies from [`super::walk::STARTS`]).
+/// random walks (seeded by `seed`, each walk 20–219 plies from [`super::walk::STARTS`],
+/// or with [`Starts::Tsume`] from [`super::walk::TSUME_STARTS`], the attacker without a
+/// king).
 ///
 /// # Errors
 /// [`EngineError`] if the program fails.
@@ -109,6 +112,7 @@ pub fn diff_moves(
     engine: &LineEngine,
     positions: usize,
     seed: u64,
+    starts: Starts,
 ) -> Result<MovesReport, EngineError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
@@ -118,7 +122,7 @@ pub fn diff_moves(
     let mut walks: Vec<(Position, Vec<Move>)> = Vec::new();
     while asked.len() < positions {
         let w = walks.len();
-        let s = start(w);
+        let s = start_of(starts, w);
         let plies = rng.gen_range(20..220);
         let moves = random_walk(&s, plies, &mut rng);
         let mut pos = s.clone();
@@ -244,6 +248,29 @@ pub fn shrink(
     start: &Position,
     path: &[Move],
 ) -> Result<(Vec<Move>, usize), EngineError> {
+    shrink_by(start, path, |positions| {
+        let sfens: Vec<String> = positions.iter().map(write_sfen).collect();
+        let answers = engine.ask(&sfens)?;
+        Ok(positions
+            .iter()
+            .zip(&answers)
+            .map(|(p, a)| compare(p, a).is_some())
+            .collect())
+    })
+}
+
+/// [`shrink`] with another test of disagreement: `disagree(positions)` says, for each
+/// position, whether the program disagrees with us there (asked once a round, with every
+/// legal candidate; `diff perft` asks depth-1 counts). The same contract, with
+/// "disagrees" meaning what `disagree` says.
+///
+/// # Errors
+/// What `disagree` returns.
+pub fn shrink_by(
+    start: &Position,
+    path: &[Move],
+    mut disagree: impl FnMut(&[Position]) -> Result<Vec<bool>, EngineError>,
+) -> Result<(Vec<Move>, usize), EngineError> {
     let mut best = path.to_vec();
     let mut asked = 0;
     loop {
@@ -254,16 +281,16 @@ pub fn shrink(
             .filter_map(|c| replay(start, &c).map(|p| (c, p)))
             .collect();
         cands.sort_by_key(|(c, _)| c.len());
-        let sfens: Vec<String> = cands.iter().map(|(_, p)| write_sfen(p)).collect();
-        if sfens.is_empty() {
+        if cands.is_empty() {
             return Ok((best, asked));
         }
-        let answers = engine.ask(&sfens)?;
-        asked += sfens.len();
+        let positions: Vec<Position> = cands.iter().map(|(_, p)| p.clone()).collect();
+        let answers = disagree(&positions)?;
+        asked += positions.len();
         let shorter = cands
             .iter()
             .zip(&answers)
-            .find(|((c, p), a)| c.len() < best.len() && compare(p, a).is_some());
+            .find(|((c, _), &differs)| c.len() < best.len() && differs);
         match shorter {
             Some(((c, _), _)) => best = c.clone(),
             None => return Ok((best, asked)),

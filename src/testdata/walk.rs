@@ -17,9 +17,46 @@ pub const STARTS: [&str; 5] = [
     "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
 ];
 
+/// The starts of the tsume walks (`diff moves|perft --tsume`): the attacker (Sente, to
+/// move) has no king, as in a tsume problem, so every position of the walks lacks it —
+/// half of them with the attacker to move, half with the defender. Tsume shapes (the first
+/// four, as in `paper/scripts/cshogi_kingless.py`; the defender holding the remaining
+/// pieces in two), the initial position, a drop-heavy and a long-range position without
+/// Sente's king.
+pub const TSUME_STARTS: [&str; 7] = [
+    "8k/9/8P/9/9/9/9/9/9 b G 1",
+    "7nk/9/7PP/9/9/9/9/9/9 b P2r2b4g4s3n4l15p 1",
+    "4k4/9/4P4/9/4R4/9/9/9/9 b 2B2G2S2N2L2P 1",
+    "6snl/5+Rgk1/6ppp/9/9/9/9/9/9 b BGSrb2g2s3n3l15p 1",
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG1GSNL b - 1",
+    "4k4/9/9/9/9/9/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+    "R8/4S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+];
+
+/// What the walks of `diff moves|perft` start from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Starts {
+    /// Game positions, both kings on the board ([`STARTS`]).
+    #[default]
+    Game,
+    /// Tsume positions, the attacker without a king ([`TSUME_STARTS`]).
+    Tsume,
+}
+
 /// The start position of walk number `i` (the [`STARTS`] in turn).
 pub fn start(i: usize) -> Position {
     parse_position(STARTS[i % STARTS.len()], Rules::STANDARD).expect("the starts are legal")
+}
+
+/// The start position of walk number `i` of `starts` (its starts in turn).
+pub fn start_of(starts: Starts, i: usize) -> Position {
+    match starts {
+        Starts::Game => start(i),
+        Starts::Tsume => {
+            parse_position(TSUME_STARTS[i % TSUME_STARTS.len()], Rules::KINGS_OPTIONAL)
+                .expect("the tsume starts are legal")
+        }
+    }
 }
 
 /// Draws one legal move: with probability ¼ a checking move, ¼ a capture, ⅙ a drop,
@@ -76,6 +113,27 @@ pub fn replay(start: &Position, moves: &[Move]) -> Option<Position> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// The tsume walks never give the attacker a king, and they reach positions with
+    /// either side to move.
+    #[test]
+    fn tsume_walks_keep_the_attacker_kingless() {
+        use crate::rules::{Color, PieceKind};
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut sides = [0; 2];
+        for i in 0..2 * TSUME_STARTS.len() {
+            let s = start_of(Starts::Tsume, i);
+            let w = random_walk(&s, 60, &mut rng);
+            let mut pos = s.clone();
+            for &m in &w {
+                pos.play(m).unwrap();
+                assert!(pos.pieces(Color::Sente, PieceKind::King).is_empty());
+                assert!(!pos.pieces(Color::Gote, PieceKind::King).is_empty());
+                sides[pos.side_to_move() as usize] += 1;
+            }
+        }
+        assert!(sides[0] > 100 && sides[1] > 100, "{sides:?}");
+    }
 
     #[test]
     fn walks_are_legal_and_reproducible() {

@@ -111,7 +111,8 @@ pub struct PlayArgs {
 /// Arguments of `quantum perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// Depth in plies (0 to 1000).
+    /// Depth in plies (0 to 1000); a depth whose count would pass 2^64 − 1 (above 8,
+    /// estimated from the exact counts at depths 1 and 2) is refused before counting.
     #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::rules::MAX_PERFT_DEPTH)))]
     pub depth: u32,
     /// Convergence engine.
@@ -523,6 +524,8 @@ pub fn play(a: PlayArgs) -> Result<(), Failure> {
 /// None.
 pub fn perft(a: PerftArgs) -> Result<(), Failure> {
     let mut p = QuantumPosition::new(a.engine.kind(), Variant::Standard);
+    // The count from the start grows about 175-fold a ply: depths above 8 would pass 2^64 − 1.
+    crate::rules::perft_reach(|d| p.clone().perft(d), a.depth).map_err(Failure::input)?;
     let t = Instant::now();
     let n = match a.shard {
         Some(shard) => p.perft_shard(a.depth, shard),
