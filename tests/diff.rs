@@ -10,7 +10,7 @@
 //! - `duplicate-drops`: lists every drop twice (right set, wrong list: perft counts drops
 //!   twice);
 //! - `kingless-none`: lists no move where the side to move has no king (a generator that
-//!   assumes a king; only tsume walks, `--tsume`, reach such positions);
+//!   assumes a king; only tsume walks, `--kingless`, reach such positions);
 //! - `promotion-as-plain`: lists an optional promotion as the plain move (twice, then: as
 //!   many moves, a wrong list);
 //! - `exit-after-5`: answers five lines correctly, then exits with status 3;
@@ -562,10 +562,10 @@ fn perft_names_a_wrong_list_of_the_right_length() {
     );
 }
 
-/// `--tsume`: the walks start from tsume positions (Sente, the attacker, without a king),
+/// `--kingless`: the walks start from tsume positions (Sente, the attacker, without a king),
 /// so a generator that fails only there is caught — `kingless-none` agrees on the game
-/// walks, and is caught by `diff moves --tsume` (a shrunk path from a tsume start to a
-/// position with Sente to move and no Sente king) and `diff perft --tsume`. Pawn-drop
+/// walks, and is caught by `diff moves --kingless` (a shrunk path from a tsume start to a
+/// position with Sente to move and no Sente king) and `diff perft --kingless`. Pawn-drop
 /// mate by a kingless attacker is caught as in games. The correct generator agrees.
 fn tsume_walks_reach_kingless_positions() {
     let sente_king = |sfen: &str| -> bool {
@@ -575,17 +575,17 @@ fn tsume_walks_reach_kingless_positions() {
     };
     let (code, v) = diff("kingless-none", 500, 1);
     assert_eq!(
-        (code, &v["tsume"]),
+        (code, &v["kingless"]),
         (0, &serde_json::Value::Bool(false)),
         "{v}"
     );
     let out = diff_moves_with(
-        &["--json", "--tsume", "--positions", "500"],
+        &["--json", "--kingless", "--positions", "500"],
         "kingless-none",
     );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["tsume"], true, "{v}");
+    assert_eq!(v["kingless"], true, "{v}");
     let m = &v["first"];
     check_path("kingless-none", m);
     assert!(!sente_king(m["start"].as_str().unwrap()), "{v}");
@@ -595,7 +595,7 @@ fn tsume_walks_reach_kingless_positions() {
     assert!(!m["missing"].as_array().unwrap().is_empty());
 
     let out = diff_moves_with(
-        &["--json", "--tsume", "--positions", "2000"],
+        &["--json", "--kingless", "--positions", "2000"],
         "no-uchifuzume",
     );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
@@ -612,7 +612,7 @@ fn tsume_walks_reach_kingless_positions() {
 
     let perft = |fixture: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-            .args(["diff", "perft", "--json", "--tsume", "--depth", "2"])
+            .args(["diff", "perft", "--json", "--kingless", "--depth", "2"])
             .args(["--positions", "40", "--engine"])
             .arg(fixture_engine(fixture))
             .output()
@@ -633,11 +633,11 @@ fn tsume_walks_reach_kingless_positions() {
     let (code, v) = perft("perft-correct");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        (&v["tsume"], &v["positions"]),
+        (&v["kingless"], &v["positions"]),
         (&true.into(), &40.into()),
         "{v}"
     );
-    let out = diff_moves_with(&["--json", "--tsume", "--positions", "2000"], "correct");
+    let out = diff_moves_with(&["--json", "--kingless", "--positions", "2000"], "correct");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 

@@ -73,7 +73,7 @@ pub struct PerftArgs {
     /// positions: every position asked lacks Sente's king (half with Sente to move), as
     /// in a tsume solver's search.
     #[arg(long)]
-    pub tsume: bool,
+    pub kingless: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -124,7 +124,7 @@ pub struct MovesArgs {
     /// positions: every position asked lacks Sente's king (half with Sente to move), as
     /// in a tsume solver's search.
     #[arg(long)]
-    pub tsume: bool,
+    pub kingless: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -139,9 +139,9 @@ pub fn run(a: DiffArgs) -> Result<(), Failure> {
     }
 }
 
-/// The walks' starts: `--tsume` or not.
-fn starts(tsume: bool) -> Starts {
-    if tsume {
+/// The walks' starts: `--kingless` or not.
+fn starts(kingless: bool) -> Starts {
+    if kingless {
         Starts::Tsume
     } else {
         Starts::Game
@@ -152,28 +152,27 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
     let t = Instant::now();
     let engine =
         LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
-    let r = diff_moves(&engine, a.positions as usize, a.seed, starts(a.tsume))
+    let r = diff_moves(&engine, a.positions as usize, a.seed, starts(a.kingless))
         .map_err(Failure::input)?;
-    let out = DiffMoves::new(&a.engine, a.seed, a.tsume, &r, output::millis(t.elapsed()));
+    let out = DiffMoves::new(&a.engine, a.seed, a.kingless, &r, output::millis(t.elapsed()));
     if a.json {
         super::emit(output::to_line(&out));
     } else {
         if let Some(m) = &out.first {
             super::emit(format!("mismatch at {}", m.sfen));
             super::emit(format!(
-                "  path: position sfen {} moves {}   ({} plies, shrunk from {})",
-                m.start,
-                m.moves.join(" "),
+                "  path: {}   ({} plies, shrunk from {})",
+                usi_position(&m.start, &m.moves),
                 m.moves.len(),
                 m.unshrunk_plies
             ));
             super::emit(format!(
                 "  missing (legal, not listed): {}",
-                m.missing.join(" ")
+                moves_or_none(&m.missing)
             ));
             super::emit(format!(
                 "  extra (listed, not legal):   {}",
-                super::one_line(&m.extra.join(" "))
+                super::one_line(&moves_or_none(&m.extra))
             ));
             if !m.duplicated.is_empty() {
                 super::emit(format!(
@@ -184,7 +183,7 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
         }
         super::emit(format!(
             "{}: {} {}positions from {} walks (seed {}), {} legal moves, {} mismatching positions, {} ms",
-            out.result, out.positions, tsume_word(out.tsume), out.walks, out.seed, out.moves, out.mismatches, out.time_ms
+            out.result, out.positions, kingless_word(out.kingless), out.walks, out.seed, out.moves, out.mismatches, out.time_ms
         ));
     }
     if out.mismatches > 0 {
@@ -206,14 +205,14 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
         a.depth,
         a.positions as usize,
         a.seed,
-        starts(a.tsume),
+        starts(a.kingless),
     )
     .map_err(Failure::input)?;
     let out = DiffPerft::new(
         &a.engine,
         a.seed,
         a.depth,
-        a.tsume,
+        a.kingless,
         &r,
         output::millis(t.elapsed()),
     );
@@ -223,9 +222,8 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
         if let Some(m) = &out.first {
             super::emit(format!("mismatch at {}", m.sfen));
             super::emit(format!(
-                "  path: position sfen {} moves {}   ({} plies, {} {})",
-                m.start,
-                m.moves.join(" "),
+                "  path: {}   ({} plies, {} {})",
+                usi_position(&m.start, &m.moves),
                 m.moves.len(),
                 if m.localised == "move-count" {
                     "shrunk from"
@@ -256,7 +254,7 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
             "{}: {} {}positions at depth {} (seed {}), {} leaves, {} mismatching, {} ms",
             out.result,
             out.positions,
-            tsume_word(out.tsume),
+            kingless_word(out.kingless),
             out.depth,
             out.seed,
             out.nodes,
@@ -273,10 +271,28 @@ fn run_perft(a: PerftArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `tsume ` in the summary line of a `--tsume` run.
-fn tsume_word(tsume: bool) -> &'static str {
-    if tsume {
-        "tsume "
+/// A USI `position` command: `moves …` only when there are moves.
+fn usi_position(start: &str, moves: &[String]) -> String {
+    if moves.is_empty() {
+        format!("position sfen {start}")
+    } else {
+        format!("position sfen {start} moves {}", moves.join(" "))
+    }
+}
+
+/// The moves of a report line, or `none`.
+fn moves_or_none(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "none".to_string()
+    } else {
+        moves.join(" ")
+    }
+}
+
+/// `kingless ` in the summary line of a `--kingless` run.
+fn kingless_word(kingless: bool) -> &'static str {
+    if kingless {
+        "kingless "
     } else {
         ""
     }

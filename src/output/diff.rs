@@ -13,8 +13,8 @@ pub struct DiffMoves {
     /// The seed of the walks.
     pub seed: u64,
     /// Whether the walks started from tsume positions, the attacker without a king
-    /// (`--tsume`).
-    pub tsume: bool,
+    /// (`--kingless`).
+    pub kingless: bool,
     /// Positions compared.
     pub positions: usize,
     /// Walks they came from.
@@ -64,8 +64,8 @@ impl Mismatch {
 }
 
 impl DiffMoves {
-    /// From a [`MovesReport`] (`tsume`: the walks started from tsume positions).
-    pub fn new(engine: &str, seed: u64, tsume: bool, r: &MovesReport, time_ms: u64) -> DiffMoves {
+    /// From a [`MovesReport`] (`kingless`: the walks started from tsume positions, the attacker without a king).
+    pub fn new(engine: &str, seed: u64, kingless: bool, r: &MovesReport, time_ms: u64) -> DiffMoves {
         DiffMoves {
             result: if r.mismatches == 0 {
                 "agree"
@@ -74,7 +74,7 @@ impl DiffMoves {
             },
             engine: engine.to_string(),
             seed,
-            tsume,
+            kingless,
             positions: r.positions,
             walks: r.walks,
             moves: r.moves,
@@ -97,8 +97,8 @@ pub struct DiffPerft {
     /// perft depth.
     pub depth: u32,
     /// Whether the walks started from tsume positions, the attacker without a king
-    /// (`--tsume`).
-    pub tsume: bool,
+    /// (`--kingless`).
+    pub kingless: bool,
     /// Positions compared.
     pub positions: usize,
     /// Our leaves over all positions.
@@ -149,13 +149,13 @@ fn cut(text: &str) -> String {
 }
 
 impl DiffPerft {
-    /// From a [`crate::testdata::diff_perft::PerftReport`] (`tsume`: the walks started
+    /// From a [`crate::testdata::diff_perft::PerftReport`] (`kingless`: the walks started
     /// from tsume positions).
     pub fn new(
         engine: &str,
         seed: u64,
         depth: u32,
-        tsume: bool,
+        kingless: bool,
         r: &crate::testdata::diff_perft::PerftReport,
         time_ms: u64,
     ) -> DiffPerft {
@@ -168,7 +168,7 @@ impl DiffPerft {
             engine: engine.to_string(),
             seed,
             depth,
-            tsume,
+            kingless,
             positions: r.positions,
             nodes: r.nodes,
             mismatches: r.mismatches,

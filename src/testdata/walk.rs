@@ -17,7 +17,7 @@ pub const STARTS: [&str; 5] = [
     "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
 ];
 
-/// The starts of the tsume walks (`diff moves|perft --tsume`): the attacker (Sente, to
+/// The starts of the tsume walks (`diff moves|perft --kingless`): the attacker (Sente, to
 /// move) has no king, as in a tsume problem, so every position of the walks lacks it —
 /// half of them with the attacker to move, half with the defender. Tsume shapes (the first
 /// four, as in `paper/scripts/cshogi_kingless.py`; the defender holding the remaining
