@@ -4,8 +4,8 @@ solver (``shogi_lab.tsume``), quantum shogi (``shogi_lab.quantum``), 利かず�
 batch driver (``python -m shogi_lab.cluster``).
 
 Errors are :class:`ShogiLabError` (a ``ValueError``) carrying the command line's
-one-line message (an integer argument out of range too, negative ones included: ``bad
-count -1: must not be negative``); a table that does not fit in memory raises ``MemoryError``.
+one-line message (an integer argument out of range too, negative ones included, for
+every function and ``Position`` method: ``bad count -1: must not be negative``); a table that does not fit in memory raises ``MemoryError``.
 Long calls release the GIL.
 
 >>> import shogi_lab
