@@ -55,7 +55,8 @@ def write_record(
 ) -> str:
     """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves (a
     list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
-    ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
+    ``"kif"``, ``"ki2"``, ``"csa"``, ``"jkf"`` (one JSON object and a newline: what
+    ``shogi-lab convert --to jkf`` writes for the same game), ``"usi"``."""
     hs = list(headers.items()) if headers else None
     # A string is its moves, not its characters ("7g7f" was read as moves "7", "g", …).
     ms = moves.split() if isinstance(moves, str) else list(moves)
