@@ -463,6 +463,24 @@ def test_quantum_observe_and_perft_match_the_cli(cli):
         quantum.probabilities(WORLDS[1])
 
 
+def test_quantum_observe_is_the_clis_object(cli):
+    # The CLI's `quantum observe --json` object key for key, in its order: the binding had
+    # neither `consistent` nor `conflict`, and raised ShogiLabError for a contradictory
+    # world, which the CLI answers (consistent false, the conflicting pieces).
+    cases = [(WORLDS[0], 0, 1), (WORLDS[0], 2, 7), (WORLDS[2], 0, 3), (WORLDS[2], 19, 5), (WORLDS[1], 0, 1),
+             (WORLDS[1], 7, 2)]
+    for world, piece, seed in cases:
+        want = json.loads(cli("quantum", "observe", "--seed", str(seed), "--json", *world.split(), str(piece)))
+        got = quantum.observe(world, piece, seed)
+        assert list(got) == list(want) == ["piece", "kind", "probability", "world", "used_up", "consistent",
+                                           "conflict"]
+        p = got["probability"]
+        assert p is None if want["probability"] is None else (isinstance(p, Fraction) and p == Fraction(want["probability"]))
+        assert {**got, "probability": want["probability"]} == want, (world, piece, seed)
+    assert quantum.observe(WORLDS[1], 0, 1)["consistent"] is False
+    assert quantum.observe(WORLDS[1], 0, 1)["conflict"] == quantum.converge(WORLDS[1])["conflict"]
+
+
 def test_placement_matches_the_cli(cli):
     for pieces, both in [("R2B2", False), ("RBG", True), ("P18L4N4S4G4K2R2B2", False)]:
         args = ["place", "--count", pieces] + (["--both-directions"] if both else [])
