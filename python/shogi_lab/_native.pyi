@@ -69,7 +69,9 @@ def placement_count(
 def placement_first(
     pieces: str, both_directions: bool = False, node_limit: Optional[int] = None
 ) -> str: ...
-def tsume_problems(text: str, path: Optional[str] = None) -> List[Tuple[str, str, int, Optional[str]]]: ...
+def tsume_problems(
+    text: str, path: Optional[str] = None, defender_hand_as_given: bool = False
+) -> List[Tuple[str, str, int, Optional[str]]]: ...
 def read_text(path: str) -> str:
     """A problem file's text as ``shogi-lab tsume FILE`` reads it (UTF-8, a BOM removed);
     ``ShogiLabError`` with the CLI's ``PATH:LINE:COL: not UTF-8 text`` or ``PATH: reason``."""
