@@ -4,8 +4,8 @@ solver (``shogi_lab.tsume``), quantum shogi (``shogi_lab.quantum``), 利かず�
 batch driver (``python -m shogi_lab.cluster``).
 
 Errors are :class:`ShogiLabError` (a ``ValueError``) carrying the command line's
-one-line message (an integer argument out of range too, negative ones included: ``bad
-count -1: must not be negative``); a table that does not fit in memory raises ``MemoryError``.
+one-line message (an integer argument out of range too, negative ones included, for
+every function and ``Position`` method: ``bad count -1: must not be negative``); a table that does not fit in memory raises ``MemoryError``.
 Long calls release the GIL.
 
 >>> import shogi_lab
@@ -55,7 +55,8 @@ def write_record(
 ) -> str:
     """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves (a
     list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
-    ``"kif"``, ``"ki2"``, ``"csa"``, ``"usi"``."""
+    ``"kif"``, ``"ki2"``, ``"csa"``, ``"jkf"`` (one JSON object and a newline: what
+    ``shogi-lab convert --to jkf`` writes for the same game), ``"usi"``."""
     hs = list(headers.items()) if headers else None
     # A string is its moves, not its characters ("7g7f" was read as moves "7", "g", …).
     ms = moves.split() if isinstance(moves, str) else list(moves)

@@ -32,18 +32,28 @@ Ctrl-C stops the driver (exit 130); the shards finished by then are kept.
 By default Ray starts a local instance with ``--workers`` CPUs (default: all; ``--threads``,
 the CPUs of each task, must not exceed them, or no task could start);
 ``--address auto`` or ``--address ray://HEAD:10001`` joins a running cluster
-(every node needs ``pip install shogi_lab`` of the same version).
+(every node needs ``pip install shogi_lab`` of the same version). ``--no-ray`` runs the
+shards without Ray: one after another in this process, or with ``--workers N`` in a pool
+of N local processes (each with ``--threads`` rayon threads; a shard whose process dies
+fails, exit 3, and is not retried); ``--address`` is refused with it.
+
+One driver at a time writes an ``--out``: it holds an exclusive lock (``flock``) on
+``DIR/driver.lock`` while it runs, and a second driver started on the same directory
+exits 2 with one line saying so (nothing written).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import hashlib
 import json
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -55,6 +65,17 @@ JOB_FILE = "job.json"
 MAX_SHARDS = 1_000_000
 # The CLI's bound on `tsume --memory` (MiB).
 MAX_MEMORY_MIB = 1 << 24
+# The CLI's bounds on `tsume --max-plies` (a u16) and `--certificate-nodes`.
+MAX_PLIES = 2**16 - 1
+MAX_CERTIFICATE_NODES = 1_000_000_000
+# The options of `tsume` added after job.json files were first written, with their
+# defaults: a job records them only when set, so a directory of an earlier run resumes.
+TSUME_LATER_OPTIONS = {"alt_nodes": 0, "max_plies": None, "defender_hand_as_given": False,
+                       "certificate_nodes": None}
+# A one-ply mate, to check the solver's options in the driver before any shard runs.
+MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
+# The lock file in --out that a running driver holds.
+LOCK_FILE = "driver.lock"
 # A str argument of a shard this long or longer is put in Ray's object store once.
 SHARED_ARG_CHARS = 100_000
 
@@ -71,7 +92,7 @@ def _write_atomically(path: str, text: str) -> None:
 def run_tsume_shard(problems_text: str, path: str, index: int, count: int, limits: Dict[str, Any]) -> str:
     """The JSON lines of shard ``index``/``count`` of a problem file (the CLI's ``tsume --json`` fields);
     ``path`` is the file's name as the user gave it, for the errors of problems it cannot read."""
-    problems = _native.tsume_problems(problems_text, path)
+    problems = _native.tsume_problems(problems_text, path, bool(limits.get("defender_hand_as_given")))
     start, end = _native.shard_block(index, count, len(problems))
     lines = []
     for pid, sfen, _line, unreadable in problems[start:end]:
@@ -144,9 +165,12 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     common.add_argument("--shards", type=int, required=True, help=f"number of shards (Ray tasks), 1 to {MAX_SHARDS}")
     common.add_argument("--out", default=None, help="output directory (default: ray-out/<job>)")
     common.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
-    common.add_argument("--workers", type=int, default=None, help="CPUs of the local instance (default: all)")
+    common.add_argument("--workers", type=int, default=None,
+                        help="CPUs of the local Ray instance (default: all); with --no-ray, run the shards in "
+                             "a pool of this many local processes")
     common.add_argument("--threads", type=int, default=1, help="rayon threads (CPUs) of each task (default 1; at most --workers)")
-    common.add_argument("--no-ray", action="store_true", help="run the shards one after another in this process")
+    common.add_argument("--no-ray", action="store_true",
+                        help="run the shards without Ray: one after another in this process, or in --workers processes")
     common.add_argument("--expect", type=int, default=None, help="place only: fail (exit 1) unless the merged count is this")
     t = sub.add_parser("tsume", parents=[common], help="solve a problem file")
     t.add_argument("file")
@@ -159,6 +183,15 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     t.add_argument("--no-certify", action="store_true", help="as tsume --no-certify: skip the in-process certificate check")
     t.add_argument("--count-futile", action="store_true",
                    help="as tsume --count-futile: count 無駄合 as plies (proven-shortest lengths then also get certified)")
+    t.add_argument("--alt-nodes", type=int, default=0,
+                   help="as tsume --alt-nodes: look for other mating first moves (余詰) with this many nodes each")
+    t.add_argument("--max-plies", type=int, default=None,
+                   help=f"as tsume --max-plies: only look for mates of at most this many plies (0 to {MAX_PLIES})")
+    t.add_argument("--defender-hand-as-given", action="store_true",
+                   help="as tsume --defender-hand-as-given: keep the defender's hand as given")
+    t.add_argument("--certificate-nodes", type=int, default=None,
+                   help=f"as tsume --certificate-nodes: graph nodes each half of a proven length's certificate "
+                        f"may hold (1 to {MAX_CERTIFICATE_NODES})")
     p = sub.add_parser("place", parents=[common], help="count placements")
     p.add_argument("pieces")
     p.add_argument("--sweep", action="store_true", help="count by the transfer-matrix sweep (one direction)")
@@ -201,6 +234,12 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
             ap.error(f"bad --nodes {a.nodes}: need 0 to {2**64 - 1}")
         if not 1 <= a.memory <= MAX_MEMORY_MIB:
             ap.error(f"bad --memory {a.memory}: need 1 to {MAX_MEMORY_MIB} (MiB)")
+        if not 0 <= a.alt_nodes <= 2**64 - 1:
+            ap.error(f"bad --alt-nodes {a.alt_nodes}: need 0 to {2**64 - 1}")
+        if a.max_plies is not None and not 0 <= a.max_plies <= MAX_PLIES:
+            ap.error(f"bad --max-plies {a.max_plies}: need 0 to {MAX_PLIES}")
+        if a.certificate_nodes is not None and not 1 <= a.certificate_nodes <= MAX_CERTIFICATE_NODES:
+            ap.error(f"bad --certificate-nodes {a.certificate_nodes}: need 1 to {MAX_CERTIFICATE_NODES}")
     if a.expect is not None and a.job != "place":
         # It was accepted and ignored: the run exited 0 whatever it found.
         ap.error(f"--expect applies to place only (the merged count), not to {a.job}")
@@ -210,6 +249,9 @@ def _parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         ap.error(f"bad --workers {a.workers}: need at least 1")
     if a.threads < 1:
         ap.error(f"bad --threads {a.threads}: need at least 1")
+    if a.no_ray and a.address is not None:
+        # It was ignored: the shards ran here, not on the cluster asked for.
+        ap.error("--address joins a Ray cluster: it cannot be used with --no-ray")
     if not a.no_ray and a.address is None and a.workers is not None and a.threads > a.workers:
         # Each task asks for --threads CPUs: on a local instance of fewer, none could start
         # and the driver waited for ever.
@@ -232,6 +274,86 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
 
+def _lock(out: str) -> Tuple[Optional[int], Optional[str]]:
+    """An exclusive lock on ``out`` (``flock`` of its ``driver.lock``), held until the file
+    descriptor returned is closed (by the process's end at the latest), or why not: two
+    drivers writing one ``--out`` at once overwrote each other's job and shards. ``(None,
+    None)`` where there is no ``fcntl`` (Windows): no lock."""
+    try:
+        import fcntl
+    except ImportError:
+        return None, None
+    path = os.path.join(out, LOCK_FILE)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        return None, f"cannot lock --out {out}: {path}: {e.strerror or e}"
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        os.close(fd)
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return None, (f"another driver is running on --out {out} (it holds {path}); "
+                          "wait for it to end or use another --out")
+        # A file system without locks (ENOLCK): the driver still runs, unguarded.
+        print(f"shogi-lab cluster: warning: cannot lock {path} ({e.strerror or e}): "
+              "make sure no other driver writes --out", file=sys.stderr)
+        return None, None
+    return fd, None
+
+
+def _pool_worker(threads: int) -> None:
+    """A local pool process's start: Ctrl-C goes to the driver, which stops the pool (the
+    worker's own ``KeyboardInterrupt`` printed a traceback per process); rayon takes
+    ``--threads`` threads unless ``RAYON_NUM_THREADS`` says otherwise."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
+
+
+def _run_in_processes(calls: List[Tuple[Callable[..., Any], Tuple[Any, ...]]], todo: List[int], workers: int,
+                      threads: int, finish: Callable[[int, Any], None], failed: Dict[int, str], shards: int) -> None:
+    """``--no-ray --workers N``: the shards ``todo`` in a pool of N local processes (started
+    fresh, ``spawn``: a fork would copy this process's rayon pool without its threads),
+    each kept as it ends; a shard that raises, or whose process dies, is recorded in
+    ``failed``. Ctrl-C (``KeyboardInterrupt``) stops the pool's processes and propagates."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_pool_worker, initargs=(threads,))
+    try:
+        # The processes start (spawn) as the shards are submitted: with SIGINT ignored then,
+        # they start with it ignored (exec keeps an ignored signal, and Python then leaves it
+        # so), or a Ctrl-C during their start printed a KeyboardInterrupt traceback from each.
+        # signal.signal works only on the main thread; elsewhere the initializer does it.
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+        try:
+            futures = {pool.submit(calls[i][0], *calls[i][1]): i for i in todo}
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+        left = len(futures)
+        for future in cf.as_completed(futures):
+            i = futures[future]
+            left -= 1
+            try:
+                result = future.result()
+            except Exception as e:  # a shard that raised; a process that died (BrokenProcessPool)
+                failed[i] = _first_line(e)
+                print(f"shard {i}/{shards} failed: {failed[i]}", file=sys.stderr)
+                continue
+            finish(i, result)  # kept even if a later shard fails
+            print(f"shard {i}/{shards} done ({shards - left} of {shards})", file=sys.stderr)
+    except BaseException:  # Ctrl-C: no shard is waited for
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     a = _parse(argv)
     out = a.out or os.path.join("ray-out", a.job)
@@ -239,6 +361,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         os.makedirs(out, exist_ok=True)
     except OSError as e:  # a file of that name, no permission: one line, not a traceback
         return _fail(f"cannot use --out {out}: {e.strerror or e}")
+    fd, busy = _lock(out)
+    if busy:
+        return _fail(busy)
+    try:
+        return _run(a, out)
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+
+
+def _run(a: argparse.Namespace, out: str) -> int:
+    """The job of ``a`` in ``out``, which this driver has locked."""
     calls: List[Tuple[Callable[..., Any], Tuple[Any, ...]]]  # each shard's function and arguments
     if a.job == "tsume":
         try:  # as the CLI reads it: UTF-8 (else PATH:LINE:COL: not UTF-8 text), a BOM removed
@@ -251,12 +385,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   file=sys.stderr)
             return 2
         limits = {"nodes": a.nodes, "time": a.time, "memory_mib": a.memory, "shortest": not a.any_mate,
-                  "certify": not a.no_certify, "count_futile": a.count_futile}
+                  "certify": not a.no_certify, "count_futile": a.count_futile, "alt_nodes": a.alt_nodes,
+                  "max_plies": a.max_plies, "defender_hand_as_given": a.defender_hand_as_given,
+                  "certificate_nodes": a.certificate_nodes}
+        try:  # the options as the solver checks them (--certificate-nodes against this machine's
+            # memory), here: in a shard, a ShogiLabError became every problem's error row
+            tsume.solve(MATE1, **{**limits, "nodes": 1, "time": None, "memory_mib": 1, "alt_nodes": 0})
+        except _native.ShogiLabError as e:
+            return _fail(str(e))
         # The text's hash, not only its size: a problem edited in place (same length) kept
         # its stale shards, and the merged file mixed the old answers with the new file.
         data = text.encode()
+        recorded = {k: v for k, v in limits.items()
+                    if k not in TSUME_LATER_OPTIONS or v != TSUME_LATER_OPTIONS[k]}
         job = {"job": "tsume", "file": os.path.abspath(a.file), "problems_bytes": len(data),
-               "problems_sha256": hashlib.sha256(data).hexdigest(), "shards": a.shards, **limits}
+               "problems_sha256": hashlib.sha256(data).hexdigest(), "shards": a.shards, **recorded}
         ext = "jsonl"
         calls = [(run_tsume_shard, (text, a.file, i, a.shards, limits)) for i in range(a.shards)]
     elif a.job == "place":
@@ -324,7 +467,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     t0 = time.monotonic()
     failed: Dict[int, str] = {}  # shard → its error, one line
     try:
-        if todo and a.no_ray:
+        if todo and a.no_ray and a.workers is not None:
+            _run_in_processes(calls, todo, a.workers, a.threads, finish, failed, a.shards)
+        elif todo and a.no_ray:
             os.environ.setdefault("RAYON_NUM_THREADS", str(a.threads))
             for i in todo:
                 fn, args = calls[i]
@@ -442,8 +587,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             more = f" (and {len(bad) - 1} more problem(s) that could not be read)" if len(bad) > 1 else ""
             print(f"shogi-lab cluster: {bad[0]}{more}", file=sys.stderr)
             return 2
-        if by.get("unknown", 0):
-            print(f"shogi-lab cluster: {by['unknown']} of {len(rows)} problem(s) unknown within limits",
+        # As the CLI: under --max-plies, an `unknown` whose root is proven not mate within
+        # that many plies (and no mate proven) answers the question asked.
+        unsolved = sum(1 for r in rows if r.get("result") == "unknown" and not (
+            a.max_plies is not None and r.get("mate_within") is None and r.get("no_mate_within") == a.max_plies))
+        if unsolved:
+            print(f"shogi-lab cluster: {unsolved} of {len(rows)} problem(s) unknown within limits",
                   file=sys.stderr)
             return 1
         return 0

@@ -46,13 +46,18 @@ def probabilities(world: World) -> Tuple[List[Dict[str, Fraction]], int]:
 
 def observe(world: World, piece: int, seed: int) -> dict:
     """Observes ``piece`` (0..19): its kind drawn with its exact probability from a
-    ChaCha8 stream seeded by ``seed`` (the CLI's ``quantum observe --seed``). Returns
-    ``{"piece", "kind", "probability": Fraction, "world", "used_up"}``."""
+    ChaCha8 stream seeded by ``seed`` (the CLI's ``quantum observe --seed``). Returns the
+    object ``shogi-lab quantum observe --json`` prints, key for key and in its order:
+    ``{"piece", "kind", "probability", "world", "used_up", "consistent": True, "conflict": None}``,
+    ``probability`` a ``Fraction`` (the CLI's ``"1/3"``). A contradictory world is an answer
+    as for the CLI and ``converge``: ``{"piece": …, "kind": None, "probability": None,
+    "world": None, "used_up": None, "consistent": False, "conflict": [piece indices]}``
+    (earlier builds raised ``ShogiLabError`` and had neither ``consistent`` nor ``conflict``)."""
     _args.unsigned("piece", piece)
     _args.unsigned("seed", seed)
     d = _native.quantum_observe(_text(world), piece, seed)
-    n, m = cast(Tuple[int, int], d["probability"])
-    d["probability"] = Fraction(n, m)
+    if d["probability"] is not None:
+        d["probability"] = Fraction(cast(str, d["probability"]))
     return d
 
 

@@ -68,6 +68,77 @@ pub(crate) fn interrupted() -> PyErr {
     pyo3::exceptions::PyKeyboardInterrupt::new_err(())
 }
 
+/// An integer argument that the native code takes unsigned, as Python gave it: any `int`.
+/// PyO3's own conversion to `u32`, `u64` or `usize` raised `OverflowError` naming no
+/// argument for a negative or oversized value (`can't convert negative int to unsigned`),
+/// where the rest of the module raises [`ShogiLabError`] naming it; [`Unsigned::get`]
+/// does that, with the Python wrappers' words (`python/shogi_lab/_args.py`). A value
+/// that is no integer still raises PyO3's `TypeError`, which names the argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unsigned {
+    /// A value within `i128`.
+    Fits(i128),
+    /// A value beyond `i128`: its sign and decimal text.
+    Huge {
+        /// Below zero.
+        negative: bool,
+        /// The value as Python prints it.
+        text: String,
+    },
+}
+
+/// The unsigned integer types an [`Unsigned`] argument becomes.
+pub(crate) trait UnsignedInt: TryFrom<i128> {
+    /// The largest value, for the message of a value beyond it.
+    const LARGEST: u128;
+}
+
+macro_rules! unsigned_int {
+    ($($t:ty),*) => {$(
+        impl UnsignedInt for $t {
+            const LARGEST: u128 = <$t>::MAX as u128;
+        }
+    )*};
+}
+unsigned_int!(u16, u32, u64, usize);
+
+impl Unsigned {
+    /// Zero, a default value.
+    pub(crate) const ZERO: Unsigned = Unsigned::Fits(0);
+
+    /// The value as `T`, or a [`ShogiLabError`] naming the argument `name`: `bad NAME
+    /// VALUE: must not be negative` or `bad NAME VALUE: more than MAX`.
+    pub(crate) fn get<T: UnsignedInt>(&self, name: &str) -> PyResult<T> {
+        let (negative, text) = match self {
+            Unsigned::Fits(v) => match T::try_from(*v) {
+                Ok(t) => return Ok(t),
+                Err(_) => (*v < 0, v.to_string()),
+            },
+            Unsigned::Huge { negative, text } => (*negative, text.clone()),
+        };
+        Err(input_error(if negative {
+            format!("bad {name} {text}: must not be negative")
+        } else {
+            format!("bad {name} {text}: more than {}", T::LARGEST)
+        }))
+    }
+}
+
+impl<'py> FromPyObject<'py> for Unsigned {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i128>() {
+            Ok(v) => Ok(Unsigned::Fits(v)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(ob.py()) => {
+                Ok(Unsigned::Huge {
+                    negative: ob.lt(0)?,
+                    text: ob.str()?.to_string(),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// A [`ShogiLabError`] unless `depth` is at most [`MAX_PERFT_DEPTH`].
 pub(crate) fn check_perft_depth(depth: u32) -> PyResult<()> {
     if depth > MAX_PERFT_DEPTH {

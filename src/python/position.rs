@@ -1,7 +1,7 @@
 //! `shogi_lab.Position`: a game from a start position (so `outcome()` sees
 //! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]).
 
-use super::{argument_message, input_error};
+use super::{argument_message, input_error, Unsigned};
 use crate::input_error::{InputError, Located, Location, Origin};
 use crate::notation::sfen::{
     parse_usi_position, read_usi_position, resolve_usi_move, write_sfen, SfenErrorKind,
@@ -112,10 +112,12 @@ impl Position {
         Ok(Position { game })
     }
 
-    /// The position after `ply` main-line moves of the first game in a KIF/KI2/CSA/USI file.
+    /// The position after `ply` main-line moves of the first game in a KIF/KI2/CSA/USI file
+    /// (`ply` negative or beyond the main line: `ShogiLabError` naming it).
     #[staticmethod]
-    #[pyo3(signature = (path, ply=0))]
-    fn from_record(path: std::path::PathBuf, ply: usize) -> PyResult<Position> {
+    #[pyo3(signature = (path, ply=Unsigned::ZERO), text_signature = "(path, ply=0)")]
+    fn from_record(path: std::path::PathBuf, ply: Unsigned) -> PyResult<Position> {
+        let ply: usize = ply.get("ply")?;
         let rec = super::record::first_record(&path)?;
         let moves = rec.main_moves();
         if ply > moves.len() {
@@ -142,10 +144,12 @@ impl Position {
         self.game.play(m).map_err(input_error)
     }
 
-    /// Number of legal move sequences of `depth` plies (0 to 1000). The count runs on a
+    /// Number of legal move sequences of `depth` plies (0 to 1000; else `ShogiLabError`
+    /// naming `depth`, a negative one too). The count runs on a
     /// thread of its own with the GIL released and this position free for other threads;
     /// Ctrl-C stops it and raises `KeyboardInterrupt`.
-    fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
+    fn perft(slf: PyRef<'_, Self>, depth: Unsigned) -> PyResult<u64> {
+        let depth: u32 = depth.get("depth")?;
         super::check_perft_depth(depth)?;
         let mut pos = slf.game.position().clone();
         // Not borrowed while counting: `play` from another thread would meet

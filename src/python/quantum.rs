@@ -1,22 +1,18 @@
 //! `shogi_lab.quantum`: convergence, exact probabilities, observation, perft.
 
+use super::output::to_python;
 use super::{argument_error, input_error};
-use crate::output::quantum::ConvergeOut;
+use crate::output::quantum::{tokens, ConvergeOut, ObserveOut};
 use crate::quantum::enumeration::Diagram;
 use crate::quantum::game::{EngineKind, QuantumPosition, Variant};
-use crate::quantum::{engine_by_name, Converged, Kind, KindSet, World, PIECES};
+use crate::quantum::{engine_by_name, Converged, Kind, World, PIECES};
 use crate::shard::Shard;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn world(text: &str) -> PyResult<World> {
     World::parse_exact(text).map_err(|e| argument_error("bad world", text, &e))
-}
-
-fn tokens(w: &World) -> Vec<String> {
-    w.0.iter().map(KindSet::to_string).collect()
 }
 
 /// Converges a world: the JSON object of `quantum converge --json` ([`ConvergeOut`]) as
@@ -59,34 +55,63 @@ pub fn quantum_probabilities(
     Ok((kinds, counts, d.total()))
 }
 
-/// Observes `piece` (0..19) with a seeded draw: `(kind, (numerator, denominator), converged world)`.
+/// Observes `piece` (0..19) with a seeded draw: the object of `quantum observe --json`
+/// ([`ObserveOut`], the CLI's seven keys in its order: `piece`, `kind`, `probability` as the
+/// CLI's text `"1/3"`, `world`, `used_up`, `consistent`, `conflict`). A contradictory world
+/// is an answer, as for the CLI and `quantum_converge`: `consistent` false, the conflicting
+/// pieces in `conflict` (the counting engine's, as the CLI's), the other keys `None`.
 #[pyfunction]
 pub fn quantum_observe<'py>(
     py: Python<'py>,
     world_text: &str,
     piece: usize,
     seed: u64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let w = world(world_text)?;
     if piece >= PIECES {
         return Err(input_error(format!("bad piece {piece} (expected 0..19)")));
     }
     let d = Diagram::build(&w);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (k, after) = d
-        .observe(piece, &mut rng)
-        .ok_or_else(|| input_error("the world is contradictory"))?;
-    let c = Converged::new(&w, after);
-    let p = d
-        .probability(piece, k)
-        .ok_or_else(|| input_error("the world is contradictory"))?;
-    let out = PyDict::new_bound(py);
-    out.set_item("piece", piece)?;
-    out.set_item("kind", k.letter().to_string())?;
-    out.set_item("probability", (p.numer(), p.denom()))?;
-    out.set_item("world", tokens(&c.world))?;
-    out.set_item("used_up", c.used_up.to_string())?;
-    Ok(out)
+    let out = match d.observe(piece, &mut rng) {
+        Some((k, after)) => {
+            let c = Converged::new(&w, after);
+            ObserveOut {
+                piece,
+                kind: Some(k.letter().to_string()),
+                probability: Some(
+                    d.probability(piece, k)
+                        .map(|r| r.to_string())
+                        .unwrap_or_default(),
+                ),
+                world: Some(tokens(&c.world)),
+                used_up: Some(c.used_up.to_string()),
+                consistent: true,
+                conflict: None,
+            }
+        }
+        None => {
+            // Nothing to observe: the answer is the contradiction, as `converge` gives it.
+            let counting = engine_by_name("counting").ok_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err("engine counting missing")
+            })?;
+            let c = counting.converge(&w).err().ok_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err(
+                    "the decision diagram has no world, but counting converges",
+                )
+            })?;
+            ObserveOut {
+                piece,
+                kind: None,
+                probability: None,
+                world: None,
+                used_up: None,
+                consistent: false,
+                conflict: Some(c.conflict),
+            }
+        }
+    };
+    to_python(py, &out)
 }
 
 /// Quantum shogi perft from the initial position (standard variant, counting engine),

@@ -1,9 +1,11 @@
-//! `shogi_lab.read_record` / `write_record`: KIF, KI2, CSA and USI game records.
+//! `shogi_lab.read_record` / `write_record`: KIF, KI2, CSA and USI game records (and JKF,
+//! written only: the crate reads no JKF).
 
 use super::{argument_error, input_error};
 use crate::input_error::{InputError, Origin};
 use crate::notation::csa::write_csa;
 use crate::notation::detect::read_records;
+use crate::notation::jkf::write_jkf;
 use crate::notation::kif::{write_kif, Flavor};
 use crate::notation::record::Record;
 use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen, write_usi_position};
@@ -41,7 +43,9 @@ pub fn read_record(path: std::path::PathBuf) -> PyResult<RecordTuple> {
     ))
 }
 
-/// The record text of a game given by its start SFEN and USI moves.
+/// The record text of a game given by its start SFEN and USI moves, in `to`: `kif`, `ki2`,
+/// `csa`, `jkf` (one JSON object and a newline, as `shogi-lab convert --to jkf` writes
+/// it: the same [`write_jkf`]) or `usi`.
 #[pyfunction]
 #[pyo3(signature = (start, moves, to="kif", headers=None))]
 pub fn write_record(
@@ -80,10 +84,11 @@ pub fn write_record(
         "kif" => write_kif(&rec, Flavor::Kif),
         "ki2" => write_kif(&rec, Flavor::Ki2),
         "csa" => write_csa(&rec),
+        "jkf" => write_jkf(&rec) + "\n",
         "usi" => write_usi_position(&begin, &played) + "\n",
         other => {
             return Err(input_error(format!(
-                "bad format {other:?}: expected \"kif\", \"ki2\", \"csa\" or \"usi\""
+                "bad format {other:?}: expected \"kif\", \"ki2\", \"csa\", \"jkf\" or \"usi\""
             )))
         }
     })

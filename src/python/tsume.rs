@@ -176,25 +176,29 @@ pub fn tsume_solve<'py>(
 }
 
 /// The problems of a problem file's text (one SFEN per line, `id<TAB>SFEN`,
-/// `#` comments) as `(id, sfen, line, unreadable)`, read as `shogi-lab tsume FILE`
-/// reads them. `unreadable` is `None` for a problem that loads, else the CLI's located
-/// error for it (`PATH:LINE:COL: message`, `path` as given; without `path`, the text
-/// counts as an argument).
+/// `#` comments) as `(id, sfen, line, unreadable)`, read as `shogi-lab tsume FILE
+/// [--defender-hand-as-given]` reads them. `unreadable` is `None` for a problem that
+/// loads, else the CLI's located error for it (`PATH:LINE:COL: message`, `path` as given;
+/// without `path`, the text counts as an argument).
 #[pyfunction]
-#[pyo3(signature = (text, path=None))]
+#[pyo3(signature = (text, path=None, defender_hand_as_given=false))]
 pub fn tsume_problems(
     text: &str,
     path: Option<&str>,
+    defender_hand_as_given: bool,
 ) -> Vec<(String, String, usize, Option<String>)> {
     let origin = path.map_or(Origin::Argument, Origin::file);
+    let defender = if defender_hand_as_given {
+        DefenderHand::AsGiven
+    } else {
+        DefenderHand::Remaining
+    };
     crate::tsume::problems::read_problems(text)
         .into_iter()
         .map(|p| {
-            let unreadable = load_problem(&p.sfen, DefenderHand::Remaining)
-                .err()
-                .map(|e| {
-                    InputError::in_line(origin.clone(), p.line, p.column, &p.sfen, &e).to_string()
-                });
+            let unreadable = load_problem(&p.sfen, defender).err().map(|e| {
+                InputError::in_line(origin.clone(), p.line, p.column, &p.sfen, &e).to_string()
+            });
             (p.id, p.sfen, p.line, unreadable)
         })
         .collect()

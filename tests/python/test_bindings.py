@@ -227,6 +227,46 @@ def test_records_match_the_cli(cli, root, tmp_path):
         shogi_lab.write_record("startpos", [], to="pgn")
 
 
+def cli_bytes(*args: str) -> bytes:
+    r = subprocess.run([str(cli_path()), *args], capture_output=True, check=True)
+    return r.stdout
+
+
+def test_write_record_jkf_is_the_clis(root, tmp_path):
+    # write_record had no "jkf" although `shogi-lab convert --to jkf` writes it: the same
+    # game (start, moves, headers) gives the CLI's bytes, and the JSON reads back to the game.
+    for name in ["sjis_hirate_times.kif", "nimaiochi.ki2", "floodgate_style.csa", "utf8_bom_branches.kifu"]:
+        sfen, moves, headers = shogi_lab.read_record(str(root / "specs" / "records" / name))
+        usi = tmp_path / f"{name}.usi"
+        usi.write_text(shogi_lab.write_record(sfen, moves, to="usi"), encoding="utf-8")
+        got = shogi_lab.write_record(sfen, moves, to="jkf")
+        assert got.encode("utf-8") == cli_bytes("convert", "--to", "jkf", str(usi)), name
+        # With headers: the CLI converting the KIF or CSA the binding writes of the same game.
+        for fmt in ["kif", "csa"]:
+            written = tmp_path / f"{name}.{fmt}"
+            written.write_text(shogi_lab.write_record(sfen, moves, to=fmt, headers=headers), encoding="utf-8")
+            want = cli_bytes("convert", "--to", "jkf", str(written))
+            again = shogi_lab.read_record(str(written))[2]
+            assert shogi_lab.write_record(sfen, moves, to="jkf", headers=again).encode("utf-8") == want, (name, fmt)
+        jkf = json.loads(got)
+        assert got.endswith("}\n") and got.count("\n") == 1
+        assert len(jkf["moves"]) == len(moves) + 1  # the first entry holds the start's comments
+        if sfen == Position().sfen():
+            assert jkf["initial"]["preset"] == "HIRATE"
+    with pytest.raises(ShogiLabError) as e:
+        shogi_lab.write_record("startpos", [], to="pgn")
+    assert str(e.value) == 'bad format "pgn": expected "kif", "ki2", "csa", "jkf" or "usi"'
+
+
+def test_write_record_jkf_follows_the_published_schema(root):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((root / "specs" / "schema" / "jkf" / "json-kifu-format.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for name in ["sjis_hirate_times.kif", "nimaiochi.ki2", "floodgate_style.csa", "utf8_bom_branches.kifu"]:
+        sfen, moves, headers = shogi_lab.read_record(str(root / "specs" / "records" / name))
+        validator.validate(json.loads(shogi_lab.write_record(sfen, moves, to="jkf", headers=headers)))
+
+
 def test_tsume_matches_the_cli(cli, root):
     want = cli.json("tsume", "specs/tsume/cases.sfen", "--nodes", "200000", "--shortest")
     assert len(want) >= 10
@@ -421,6 +461,24 @@ def test_quantum_observe_and_perft_match_the_cli(cli):
         quantum.converge("X Y")
     with pytest.raises(ShogiLabError, match="contradictory"):
         quantum.probabilities(WORLDS[1])
+
+
+def test_quantum_observe_is_the_clis_object(cli):
+    # The CLI's `quantum observe --json` object key for key, in its order: the binding had
+    # neither `consistent` nor `conflict`, and raised ShogiLabError for a contradictory
+    # world, which the CLI answers (consistent false, the conflicting pieces).
+    cases = [(WORLDS[0], 0, 1), (WORLDS[0], 2, 7), (WORLDS[2], 0, 3), (WORLDS[2], 19, 5), (WORLDS[1], 0, 1),
+             (WORLDS[1], 7, 2)]
+    for world, piece, seed in cases:
+        want = json.loads(cli("quantum", "observe", "--seed", str(seed), "--json", *world.split(), str(piece)))
+        got = quantum.observe(world, piece, seed)
+        assert list(got) == list(want) == ["piece", "kind", "probability", "world", "used_up", "consistent",
+                                           "conflict"]
+        p = got["probability"]
+        assert p is None if want["probability"] is None else (isinstance(p, Fraction) and p == Fraction(want["probability"]))
+        assert {**got, "probability": want["probability"]} == want, (world, piece, seed)
+    assert quantum.observe(WORLDS[1], 0, 1)["consistent"] is False
+    assert quantum.observe(WORLDS[1], 0, 1)["conflict"] == quantum.converge(WORLDS[1])["conflict"]
 
 
 def test_placement_matches_the_cli(cli):

@@ -3,8 +3,12 @@ unsharded answer, finished shards are kept and reused. These run the shards in-p
 (``--no-ray``); `.ci/run` runs the same driver on a local 2-worker Ray cluster."""
 
 import json
+import os
+import pathlib
+import signal
 import subprocess
 import sys
+import time
 import types
 
 import pytest
@@ -310,7 +314,8 @@ def test_a_failing_shard_keeps_the_others_and_a_rerun_resumes(cli, tmp_path, mon
     assert err == ["shard 1/3 failed: MemoryError: transposition table: too big",
                    f"shogi-lab cluster: shard 1/3 failed: MemoryError: transposition table: too big; the 2 "
                    f"finished shards are kept in {out}, the same command computes the rest"]
-    assert sorted(p.name for p in out.iterdir()) == ["job.json", "shard-0-of-3.json", "shard-2-of-3.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["driver.lock", "job.json", "shard-0-of-3.json",
+                                                     "shard-2-of-3.json"]
     monkeypatch.setattr(cluster, "run_place_shard", real)
     assert cluster.main(argv) == 0
     assert "resuming: 2 of 3" in capsys.readouterr().err
@@ -488,3 +493,169 @@ def test_no_cluster_at_the_address_is_one_line(tmp_path, monkeypatch, capsys):
     assert cluster.main(argv) == 2
     assert capsys.readouterr().err == ("shogi-lab cluster: cannot join the Ray cluster at auto: "
                                        "ConnectionError: Could not find any running Ray instance.\n")
+
+
+TSUME_OPTIONS = [
+    ["--max-plies", "3"],
+    ["--alt-nodes", "5000"],
+    ["--defender-hand-as-given"],
+    ["--certificate-nodes", "3"],
+    ["--max-plies", "5", "--alt-nodes", "2000", "--defender-hand-as-given", "--certificate-nodes", "1000"],
+]
+
+
+@pytest.mark.parametrize("options", TSUME_OPTIONS, ids=[" ".join(o) for o in TSUME_OPTIONS])
+def test_tsume_options_of_the_cli_reach_every_shard(root, tmp_path, capsys, options):
+    # `shogi-lab tsume`'s --max-plies, --alt-nodes, --defender-hand-as-given and
+    # --certificate-nodes were no options of the driver (argparse refused them): the merged
+    # rows and the exit code are the CLI's with them.
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    r = subprocess.run([str(cli_path()), "tsume", file, "--json", "--nodes", "20000", *options],
+                       capture_output=True, text=True)
+    assert r.returncode in (0, 1), r.stderr
+    want = untimed(r.stdout)
+    out = tmp_path / "t"
+    argv = ["tsume", file, "--nodes", "20000", *options, "--shards", "3", "--no-ray", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == r.returncode
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+    job = json.loads((out / "job.json").read_text(encoding="utf-8"))
+    assert all(job[k.lstrip("-").replace("-", "_")] is not None for k in options if k.startswith("--"))
+
+
+def test_tsume_options_change_the_answers(root, tmp_path):
+    # The options are not dropped on the way: each changes some row of cases.sfen.
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+
+    def merged(*options):
+        out = tmp_path / "-".join(["o", *options]).replace("--", "")
+        cluster.main(["tsume", file, "--nodes", "20000", *options, "--shards", "2", "--no-ray", "--out", str(out)])
+        return untimed((out / "merged.jsonl").read_text(encoding="utf-8"))
+
+    plain = merged()
+    for options in TSUME_OPTIONS[:4]:
+        assert merged(*options) != plain, options
+
+
+@pytest.mark.parametrize("bad", [["--max-plies", "-1"], ["--max-plies", "65536"], ["--alt-nodes", "-1"],
+                                 ["--certificate-nodes", "0"], ["--certificate-nodes", "1000000001"]])
+def test_tsume_new_options_the_cli_refuses_are_refused(root, tmp_path, capsys, bad):
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    r = subprocess.run([str(cli_path()), "tsume", file, *bad], capture_output=True, text=True)
+    assert r.returncode == 2, (bad, r.stderr)
+    with pytest.raises(SystemExit) as e:
+        cluster.main(["tsume", file, *bad, "--shards", "2", "--no-ray", "--out", str(tmp_path / "x")])
+    assert e.value.code == 2
+    assert f"bad {bad[0]} {bad[1]}: need " in capsys.readouterr().err
+    assert not (tmp_path / "x" / "job.json").exists()
+
+
+def test_no_ray_workers_run_a_local_process_pool(cli, root, tmp_path, capsys):
+    # --workers was silently ignored with --no-ray: the shards ran one after another in the
+    # driver's process. Now they run in a pool of that many local processes.
+    want = cli.json("place", "--count", "--sweep", "RBG")[0]
+    out = tmp_path / "p"
+    assert cluster.main(["place", "RBG", "--sweep", "--shards", "6", "--no-ray", "--workers", "2",
+                         "--out", str(out), "--expect", str(want["count"])]) == 0
+    pids = {json.loads(p.read_text())["worker"].split(":")[1] for p in out.glob("shard-*.json")}
+    assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    rows = untimed(cli("tsume", file, "--json", "--nodes", "20000"))
+    out = tmp_path / "t"
+    assert cluster.main(["tsume", file, "--nodes", "20000", "--shards", "4", "--no-ray", "--workers", "3",
+                         "--out", str(out)]) == 0
+    assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == rows
+
+
+def test_no_ray_workers_a_failing_shard_is_one_line(root, tmp_path):
+    # A shard that raises in a pool process (a table the machine cannot give) is the driver's
+    # exit 3 and one line per shard, as with Ray: no traceback.
+    file = str(root / "specs" / "tsume" / "cases.sfen")
+    r = run_driver("tsume", file, "--memory", str(1 << 24), "--shards", "2", "--no-ray", "--workers", "2",
+                   "--out", str(tmp_path / "m"), timeout=120)
+    assert r.returncode == 3, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert "Traceback" not in r.stderr and len(lines) == 3, r.stderr
+    assert lines[-1].startswith("shogi-lab cluster: shard 0/2 failed: MemoryError: ")
+
+
+def test_address_with_no_ray_is_refused(tmp_path, capsys):
+    # It was ignored: the shards ran here, not on the cluster asked for.
+    with pytest.raises(SystemExit) as e:
+        cluster.main(["gen", "quantum", "--count", "2", "--shards", "2", "--no-ray", "--address", "auto",
+                      "--out", str(tmp_path / "g")])
+    assert e.value.code == 2
+    assert "--address joins a Ray cluster: it cannot be used with --no-ray" in capsys.readouterr().err
+
+
+def test_a_second_driver_on_the_same_out_is_refused(tmp_path, capsys):
+    # Two drivers on one --out overwrote each other's job.json and shards. A running driver
+    # holds an exclusive lock on DIR/driver.lock; the second exits 2 with one line, writing nothing.
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "g"
+    out.mkdir()
+    argv = ["gen", "quantum", "--count", "4", "--shards", "2", "--no-ray", "--out", str(out)]
+    with open(out / "driver.lock", "w") as held:  # the first driver, running
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        capsys.readouterr()
+        assert cluster.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == (f"shogi-lab cluster: another driver is running on --out {out} (it holds "
+                       f"{out / 'driver.lock'}); wait for it to end or use another --out\n")
+        assert sorted(p.name for p in out.iterdir()) == ["driver.lock"]
+        # The same from a second process (the lock is not the process's own).
+        r = run_driver(*argv)
+        assert r.returncode == 2 and r.stderr == err, r.stderr
+    # Once the first driver is done, the directory is free; a finished driver lets go.
+    assert cluster.main(argv) == 0
+    assert cluster.main(argv) == 0
+
+
+def test_a_running_driver_keeps_a_second_out(tmp_path):
+    # Two real drivers at once: the second is refused while the first computes.
+    out = tmp_path / "t"
+    slow = ["gen", "tsume", "--count", "40", "--plies", "7", "--seed", "5", "--shards", "1", "--no-ray",
+            "--out", str(out)]
+    first = subprocess.Popen([sys.executable, "-m", "shogi_lab.cluster", *slow], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "job.json").exists() and time.monotonic() < deadline and first.poll() is None:
+            time.sleep(0.05)
+        assert first.poll() is None, "the first driver ended before the second started: make its job longer"
+        r = run_driver(*slow)
+        assert r.returncode == 2 and "another driver is running on --out" in r.stderr, r.stderr
+    finally:
+        first.kill()
+        first.communicate()
+
+
+def test_no_ray_workers_ctrl_c_stops_the_pool(tmp_path):
+    # Ctrl-C reaches the driver and its pool processes (one process group, as from a
+    # terminal): exit 130 and one line, no traceback from the workers, and no worker left running.
+    out = tmp_path / "g"
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from shogi_lab import cluster\nsys.exit(cluster.main(sys.argv[1:]))")
+    driver = subprocess.Popen([sys.executable, "-c", code, "gen", "tsume", "--count", "40", "--plies", "7", "--seed",
+                               "5", "--shards", "4", "--no-ray", "--workers", "2", "--out", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            children = subprocess.run(["pgrep", "-P", str(driver.pid)], capture_output=True, text=True).stdout.split()
+            workers = [c for c in children if "spawn_main" in pathlib.Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
+        assert len(workers) == 2 and driver.poll() is None
+        os.killpg(driver.pid, signal.SIGINT)
+        _, err = driver.communicate(timeout=60)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.communicate()
+    assert driver.returncode == 130, err
+    assert "Traceback" not in err and err.splitlines()[-1].startswith("shogi-lab cluster: interrupted: ")
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(os.path.exists(f"/proc/{w}") for w in workers)

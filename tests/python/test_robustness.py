@@ -4,12 +4,16 @@ on Ctrl-C, and objects cross threads, copies and pickles.
 
 What could hang or kill the interpreter runs in a child process with a timeout."""
 
+import ast
 import copy
+import inspect
 import json
+import pathlib
 import pickle
 import subprocess
 import sys
 import threading
+import typing
 
 import pytest
 
@@ -277,3 +281,84 @@ def test_negative_and_oversized_integers_name_the_argument(call, message):
     with pytest.raises(ShogiLabError) as e:
         eval(call)
     assert str(e.value) == message
+
+
+KIF = "specs/records/sjis_hirate_times.kif"
+# A valid value for every parameter a public function requires, to call it with one bad integer.
+VALID = {"count": 1, "plies": 1, "to": "kif", "world": "* " * 20, "piece": 0, "seed": 1, "depth": 1,
+         "pieces": "RB", "sfen": MATE1, "start": "startpos", "moves": []}
+
+
+def public_functions():
+    """(qualified name, function) of every public function of the package."""
+    from shogi_lab import gen, placement
+    yield "read_record", shogi_lab.read_record
+    yield "write_record", shogi_lab.write_record
+    for module in (tsume, quantum, placement, gen):
+        for name, f in vars(module).items():
+            if callable(f) and not name.startswith("_") and getattr(f, "__module__", None) == module.__name__ \
+                    and not isinstance(f, type):
+                yield f"{module.__name__.split('.')[-1]}.{name}", f
+
+
+def int_parameters():
+    """(qualified name, parameter) of every public parameter typed `int` or `Optional[int]`:
+    the package's functions by their annotations, `Position`'s methods by the stub."""
+    found = []
+    for qual, f in public_functions():
+        hints = typing.get_type_hints(f)
+        for p in inspect.signature(f).parameters:
+            if hints.get(p) in (int, typing.Optional[int]):
+                found.append((qual, p))
+    stub = ast.parse((pathlib.Path(shogi_lab.__file__).parent / "_native.pyi").read_text(encoding="utf-8"))
+    cls = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Position")
+    for f in cls.body:
+        if isinstance(f, ast.FunctionDef):
+            for arg in f.args.args:
+                if arg.annotation is not None and ast.unparse(arg.annotation) in ("int", "Optional[int]"):
+                    found.append((f"Position.{f.name}", arg.arg))
+    return found
+
+
+def call_with(qual, param, value, root):
+    """Calls the public function `qual` with `param=value` and valid values elsewhere."""
+    if qual == "Position.perft":
+        return Position().perft(value)
+    if qual == "Position.from_record":
+        return Position.from_record(str(root / KIF), ply=value)
+    f = dict(public_functions())[qual]
+    required = {p.name: VALID[p.name] for p in inspect.signature(f).parameters.values()
+                if p.default is inspect.Parameter.empty and p.name != param}
+    return f(**required, **{param: value})
+
+
+@pytest.mark.parametrize("qual,param", int_parameters(), ids=[f"{q}:{p}" for q, p in int_parameters()])
+def test_every_unsigned_argument_is_a_named_shogi_lab_error(root, qual, param):
+    # Position.perft(-1) and Position.from_record(path, ply=-1), native methods the package
+    # exports as they are, raised PyO3's OverflowError ("can't convert negative int to
+    # unsigned") naming no argument, where every other function raises ShogiLabError naming it.
+    for value in (-1, -2**200):
+        with pytest.raises(ShogiLabError) as e:
+            call_with(qual, param, value, root)
+        assert str(e.value) == f"bad {param} {value}: must not be negative", qual
+    with pytest.raises(ShogiLabError) as e:
+        call_with(qual, param, 2**200, root)
+    assert str(e.value).startswith(f"bad {param} {2**200}: "), qual
+
+
+def test_position_integer_arguments_name_the_argument(root):
+    assert [q for q, _ in int_parameters() if q.startswith("Position.")] == ["Position.from_record", "Position.perft"]
+    with pytest.raises(ShogiLabError) as e:
+        Position().perft(2**32)
+    assert str(e.value) == "bad depth 4294967296: more than 4294967295"
+    with pytest.raises(ShogiLabError) as e:
+        Position().perft(1001)
+    assert str(e.value) == "bad depth 1001: need 0 to 1000"
+    with pytest.raises(ShogiLabError) as e:
+        Position.from_record(str(root / KIF), ply=2**64)
+    assert str(e.value) == "bad ply 18446744073709551616: more than 18446744073709551615"
+    # What is no integer is still PyO3's TypeError naming the argument; bool is an int.
+    with pytest.raises(TypeError, match="depth"):
+        Position().perft("2")
+    assert Position().perft(True) == 30
+    assert Position.from_record(str(root / KIF), ply=2).moves() == ["7g7f", "3c3d"]
