@@ -154,7 +154,13 @@ fn run_moves(a: MovesArgs) -> Result<(), Failure> {
         LineEngine::new(&a.engine).with_timeout(a.timeout_s.map(std::time::Duration::from_secs));
     let r = diff_moves(&engine, a.positions as usize, a.seed, starts(a.kingless))
         .map_err(Failure::input)?;
-    let out = DiffMoves::new(&a.engine, a.seed, a.kingless, &r, output::millis(t.elapsed()));
+    let out = DiffMoves::new(
+        &a.engine,
+        a.seed,
+        a.kingless,
+        &r,
+        output::millis(t.elapsed()),
+    );
     if a.json {
         super::emit(output::to_line(&out));
     } else {

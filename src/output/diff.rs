@@ -65,7 +65,13 @@ impl Mismatch {
 
 impl DiffMoves {
     /// From a [`MovesReport`] (`kingless`: the walks started from tsume positions, the attacker without a king).
-    pub fn new(engine: &str, seed: u64, kingless: bool, r: &MovesReport, time_ms: u64) -> DiffMoves {
+    pub fn new(
+        engine: &str,
+        seed: u64,
+        kingless: bool,
+        r: &MovesReport,
+        time_ms: u64,
+    ) -> DiffMoves {
         DiffMoves {
             result: if r.mismatches == 0 {
                 "agree"

@@ -7,7 +7,9 @@ use crate::notation::sfen::{
     parse_usi_position, read_usi_position, resolve_usi_move, write_sfen, SfenErrorKind,
     UsiPositionError,
 };
-use crate::rules::{perft_until, Game, GameError, Move, Rules, Violation};
+use crate::rules::{
+    perft_checked, perft_count, perft_reach, Game, GameError, Move, PerftError, Rules, Violation,
+};
 use crate::tsume::{load_problem, DefenderHand};
 use pyo3::prelude::*;
 use std::ops::Range;
@@ -145,21 +147,31 @@ impl Position {
     }
 
     /// Number of legal move sequences of `depth` plies (0 to 1000; else `ShogiLabError`
-    /// naming `depth`, a negative one too). The count runs on a
+    /// naming `depth`, a negative one too; a depth whose count would pass 2^64 − 1 is
+    /// refused at once, as by the CLI). The count runs on a
     /// thread of its own with the GIL released and this position free for other threads;
     /// Ctrl-C stops it and raises `KeyboardInterrupt`.
     fn perft(slf: PyRef<'_, Self>, depth: Unsigned) -> PyResult<u64> {
         let depth: u32 = depth.get("depth")?;
         super::check_perft_depth(depth)?;
         let mut pos = slf.game.position().clone();
+        // The CLI's check: a depth whose count would pass 2^64 − 1 is refused at once.
+        perft_reach(
+            |d| perft_checked(&mut pos.clone(), d).unwrap_or(u64::MAX),
+            depth,
+        )
+        .map_err(|e| super::input_error(e.to_string()))?;
         // Not borrowed while counting: `play` from another thread would meet
         // "Already borrowed".
         let py = slf.py();
         drop(slf);
-        super::interruptible(py, move |c| {
-            perft_until(&mut pos, depth, &|| c.0.is_stopped())
-        })?
-        .ok_or_else(super::interrupted)
+        match super::interruptible(py, move |c| {
+            perft_count::<u64>(&mut pos, depth, &|| c.0.is_stopped())
+        })? {
+            Ok(n) => Ok(n),
+            Err(PerftError::Stopped) => Err(super::interrupted()),
+            Err(e) => Err(super::input_error(format!("perft depth {depth}: {e}"))),
+        }
     }
 
     /// The current position as SFEN.

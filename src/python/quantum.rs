@@ -121,6 +121,12 @@ pub fn quantum_observe<'py>(
 #[pyo3(signature = (depth, shard=None))]
 pub fn quantum_perft(py: Python<'_>, depth: u32, shard: Option<(u64, u64)>) -> PyResult<u64> {
     super::check_perft_depth(depth)?;
+    // The CLI's check: a depth whose count would pass 2^64 − 1 is refused at once.
+    crate::rules::perft_reach(
+        |d| QuantumPosition::new(EngineKind::Counting, Variant::Standard).perft(d),
+        depth,
+    )
+    .map_err(|e| input_error(e.to_string()))?;
     let shard = match shard {
         Some((i, n)) => Shard::new(i, n).map_err(input_error)?,
         None => Shard::WHOLE,

@@ -612,9 +612,10 @@ def test_a_second_driver_on_the_same_out_is_refused(tmp_path, capsys):
 
 
 def test_a_running_driver_keeps_a_second_out(tmp_path):
-    # Two real drivers at once: the second is refused while the first computes.
+    # Two real drivers at once: the second is refused while the first computes (a job of
+    # minutes, killed once the second has answered, so no machine is fast enough to end it first).
     out = tmp_path / "t"
-    slow = ["gen", "tsume", "--count", "40", "--plies", "7", "--seed", "5", "--shards", "1", "--no-ray",
+    slow = ["gen", "tsume", "--count", "100000", "--plies", "7", "--seed", "5", "--shards", "1", "--no-ray",
             "--out", str(out)]
     first = subprocess.Popen([sys.executable, "-m", "shogi_lab.cluster", *slow], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)

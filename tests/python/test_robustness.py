@@ -108,6 +108,14 @@ for f in [lambda: Position().perft(100_000), lambda: quantum.perft(100_000)]:
     assert Position().perft(0) == 1 and quantum.perft(0) == 1
 
 
+def test_perft_depths_beyond_reach_are_refused_at_once():
+    # As the CLI: a depth whose count would pass 2^64 - 1 ran until killed (Position().perft(99)).
+    for f, deepest in [(lambda: Position().perft(99), 13), (lambda: quantum.perft(99), 8)]:
+        with pytest.raises(ShogiLabError, match=f"perft depth 99 is beyond reach.*deepest depth under that limit here is {deepest}$"):
+            f()
+    assert Position().perft(3) == 25470 and quantum.perft(1) > 0
+
+
 @pytest.mark.parametrize("call", ["Position().perft(9)", "quantum.perft(6)"])
 def test_perft_ctrl_c_stops_the_count(call):
     # Hours of counting: SIGINT once the call has started must end it with
