@@ -53,7 +53,8 @@ def write_record(
     to: str = "kif",
     headers: Optional[Dict[str, str]] = None,
 ) -> str:
-    """The text of a record: ``start`` is a SFEN or ``startpos``, ``moves`` USI moves (a
+    """The text of a record: ``start`` is a SFEN or ``startpos`` (a game's start, or a tsume
+    problem's, the attacker without a king, as ``read_record`` returns it), ``moves`` USI moves (a
     list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
     ``"kif"``, ``"ki2"``, ``"csa"``, ``"jkf"`` (one JSON object and a newline: what
     ``shogi-lab convert --to jkf`` writes for the same game), ``"usi"``."""

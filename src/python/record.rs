@@ -54,7 +54,10 @@ pub fn write_record(
     to: &str,
     headers: Option<Vec<(String, String)>>,
 ) -> PyResult<String> {
+    // A game's start, or a tsume problem's (the attacker without a king), as a record's
+    // reader takes them (`notation::detect`).
     let mut pos = parse_usi_position(start, Rules::STANDARD)
+        .or_else(|e| parse_usi_position(start, Rules::TSUME).map_err(|_| e))
         .map_err(|e| argument_error("bad start position", start, &e))?
         .position;
     let begin = pos.clone();

@@ -258,6 +258,29 @@ def test_write_record_jkf_is_the_clis(root, tmp_path):
     assert str(e.value) == 'bad format "pgn": expected "kif", "ki2", "csa", "jkf" or "usi"'
 
 
+def test_a_tsume_record_is_written_back_as_the_cli_converts_it(root, tmp_path):
+    # read_record gives a tsume problem's start (the attacker without a king), which
+    # write_record refused in every format; it writes what `convert` writes of the same game.
+    sfen, moves, headers = shogi_lab.read_record(str(root / "specs" / "records" / "sjis_tsume_bod.kif"))
+    assert "K" not in sfen.split()[0] and moves == ["G*5b"], (sfen, moves)
+    usi = tmp_path / "tsume.usi"
+    usi.write_text(shogi_lab.write_record(sfen, moves, to="usi"), encoding="utf-8")
+    for fmt in ["kif", "ki2", "csa", "jkf"]:
+        want = cli_bytes("convert", "--to", fmt, str(usi))
+        if fmt in ("kif", "ki2"):
+            # The CLI's UTF-8 file starts with its encoding line; the binding's text has none
+            # (the caller chooses the encoding it saves in).
+            head, want = want.split(b"\n", 1)
+            assert head == b"#KIF version=2.0 encoding=UTF-8", head
+        assert shogi_lab.write_record(sfen, moves, to=fmt).encode("utf-8") == want, fmt
+    written = tmp_path / "tsume.kif"
+    written.write_text(shogi_lab.write_record(sfen, moves, to="kif", headers=headers), encoding="utf-8")
+    assert shogi_lab.read_record(str(written)) == (sfen, moves, headers)
+    # No king at all is still no record's start.
+    with pytest.raises(ShogiLabError, match="bad start position"):
+        shogi_lab.write_record("9/9/9/9/9/9/9/9/9 b - 1", [], to="kif")
+
+
 def test_write_record_jkf_follows_the_published_schema(root):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((root / "specs" / "schema" / "jkf" / "json-kifu-format.schema.json").read_text(encoding="utf-8"))
