@@ -403,29 +403,18 @@ pub(crate) fn worlds_of(p: &QuantumPosition) -> Worlds {
 /// The result line of a shogitter record: a resignation or agreed draw as recorded.
 fn finish_recorded(p: &QuantumPosition, ending: Option<shogitter::Ending>, json: bool) {
     let side = |c: Color| if c == Color::Sente { "sente" } else { "gote" };
-    let (result, reason, text) = match ending {
-        Some(shogitter::Ending::Resignation { winner }) => (
-            if winner == Color::Sente {
-                "sente_win"
-            } else {
-                "gote_win"
-            },
-            "resignation",
+    let (ending, text) = match ending {
+        Some(e @ shogitter::Ending::Resignation { winner }) => (
+            e,
             format!("result: {} wins (resignation, as recorded)", side(winner)),
         ),
-        Some(shogitter::Ending::Agreement) => (
-            "draw",
-            "agreement",
-            "result: draw (引き分け, as recorded)".to_string(),
-        ),
+        Some(e @ shogitter::Ending::Agreement) => {
+            (e, "result: draw (引き分け, as recorded)".to_string())
+        }
         _ => return finish(p, json),
     };
     if json {
-        emit(to_line(&QuantumResult {
-            result,
-            reason: Some(reason),
-            plies: p.ply(),
-        }));
+        emit(to_line(&QuantumResult::recorded(ending, p.ply())));
     } else {
         emit(text);
     }
