@@ -74,7 +74,7 @@ pub struct ReplayArgs {
     /// Convergence engine.
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
     pub engine: GameEngine,
-    /// Replay only the first N plies.
+    /// Replay only the first N plies (at most the record's length).
     #[arg(long)]
     pub plies: Option<usize>,
     /// JSON lines: one per ply (`ply`, `move`, `code`, `worlds`, `probabilities`), then the result.
@@ -233,6 +233,18 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     }
     let engine = a.engine.kind();
     let limit = a.plies.unwrap_or(usize::MAX);
+    // `--plies` past the record's end is refused, as `show --ply` refuses it: a replay
+    // that silently stops short of the plies asked for reads as if they had been played.
+    let too_far = |n: usize| -> Result<(), Failure> {
+        match a.plies {
+            Some(k) if k > n => Err(InputError::new(
+                origin.clone(),
+                format!("--plies {k} but the record has {n} plies"),
+            )
+            .into()),
+            _ => Ok(()),
+        }
+    };
     if text.trim_start().starts_with('{') {
         if a.variant == Some(VariantName::Observe) {
             return Err(Failure::input(
@@ -241,6 +253,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         }
         let game =
             shogitter::parse(&text).map_err(|e| InputError::in_text(origin.clone(), &text, &e))?;
+        too_far(game.entries.len())?;
         // A record that does not replay is bad input (exit 2), like an illegal move in a KIF.
         let (p, ending) = shogitter::replay(&game, engine, limit, |ply, before, e, p| {
             if a.json {
@@ -295,6 +308,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
             .into());
         }
     }
+    too_far(rec.steps.len())?;
     if rec.steps.len() > limit {
         rec.steps.truncate(limit);
         rec.result = None;
