@@ -59,7 +59,12 @@ fn a_reader_that_goes_away_does_not_cut_the_run_short() {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.join("quantum-converges.svg").is_file());
     assert!(out.join("peers-perft.svg").is_file(), "peers did not run");
     std::fs::remove_dir_all(&out).unwrap();

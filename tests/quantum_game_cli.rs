@@ -46,13 +46,25 @@ fn replay_refuses_more_plies_than_the_record_holds() {
         assert_eq!(code, 2, "{file}: {out}");
         assert_eq!(
             err.trim_end(),
-            format!("shogi-lab: {file}: --plies {} but the record has {n} plies", n + 1)
+            format!(
+                "shogi-lab: {file}: --plies {} but the record has {n} plies",
+                n + 1
+            )
         );
-        assert!(out.is_empty(), "{file}: nothing replayed before the refusal");
-        let (code, out, err) = run(&["quantum", "replay", file, "--plies", &n.to_string(), "--json"]);
+        assert!(
+            out.is_empty(),
+            "{file}: nothing replayed before the refusal"
+        );
+        let (code, out, err) = run(&[
+            "quantum",
+            "replay",
+            file,
+            "--plies",
+            &n.to_string(),
+            "--json",
+        ]);
         assert_eq!(code, 0, "{file}: {err}");
-        let last: serde_json::Value =
-            serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
         assert_eq!(last["plies"], n);
     }
 }

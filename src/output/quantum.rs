@@ -241,7 +241,10 @@ mod tests {
         // where `convert --json` names 引き分け (%HIKIWAKE) `draw`; one vocabulary.
         let draw = OutcomeJson::from_end_word(EndWord::Draw, Color::Sente).unwrap();
         let r = QuantumResult::recorded(Ending::Agreement, 60);
-        assert_eq!((r.result, r.reason, r.plies), (draw.result, draw.reason, 60));
+        assert_eq!(
+            (r.result, r.reason, r.plies),
+            (draw.result, draw.reason, 60)
+        );
         assert_eq!(r.reason, Some("draw"));
         for winner in Color::ALL {
             // 投了 by the side to move (the loser).

@@ -189,7 +189,7 @@ pub fn picture_svg(pic: &Picture) -> String {
             Color::Gote => "後手番",
         }
     );
-        let sente_lines = 1 + pic.hands.sente.len().max(1) as u32;
+    let sente_lines = 1 + pic.hands.sente.len().max(1) as u32;
     hand_text(
         &mut s,
         Color::Sente,
