@@ -141,6 +141,52 @@ fn a_position_argument_naming_no_record_file_says_so() {
 }
 
 #[test]
+fn show_refuses_to_draw_a_record_over_itself() {
+    // `show REC --svg REC` replaced the record with its picture (exit 0): the input lost.
+    let d = TempDir::new("hostile-show-svg");
+    let kif = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/specs/records/sjis_hirate_times.kif"
+    ))
+    .unwrap();
+    let rec = d.file("game.kif", &kif);
+    let (code, quantum, _) =
+        support::run_shogi_lab(&["quantum", "play", "--random", "--seed", "1", "--plies", "4"]);
+    assert_eq!(code, 0);
+    let q = d.file("q.txt", quantum.as_bytes());
+    for (input, svg, original) in [
+        (&rec, rec.clone(), &kif),
+        (&q, q.clone(), &quantum.as_bytes().to_vec()),
+        // The same file by another path.
+        (
+            &rec,
+            d.join("./game.kif").to_str().unwrap().to_string(),
+            &kif,
+        ),
+    ] {
+        bad_input(
+            &run(&["show", input, "--ply", "2", "--svg", &svg]),
+            &format!(
+                "--svg {svg}: is the input file (the record would be overwritten by its picture)"
+            ),
+        );
+        assert_eq!(&std::fs::read(input).unwrap(), original, "{input} changed");
+    }
+    #[cfg(unix)]
+    {
+        let link = d.join("link.svg");
+        std::os::unix::fs::symlink(&rec, &link).unwrap();
+        let o = run(&["show", &rec, "--svg", link.to_str().unwrap()]);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert_eq!(std::fs::read(&rec).unwrap(), kif);
+    }
+    // Another file is written as before.
+    let svg = d.join("game.svg");
+    ok(&run(&["show", &rec, "--svg", svg.to_str().unwrap()]));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}
+
+#[test]
 fn place_refuses_options_of_another_mode() {
     // clap's `requires = "count"` let these through with --first/--all, silently unused.
     for (args, expected) in [

@@ -32,6 +32,44 @@ fn room_9168_full_replay_and_engines() {
 }
 
 #[test]
+fn replay_refuses_more_plies_than_the_record_holds() {
+    // Before: `--plies 60` on the 59-ply Room 9168 (or 99 on a 6-ply game) replayed what
+    // there was and exited 0, where `show --ply` refuses a ply past the end.
+    let dir = TempDir::new("qplies");
+    let (code, rec, err) = run(&["quantum", "play", "--random", "--seed", "1", "--plies", "6"]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("six.txt");
+    std::fs::write(&path, &rec).unwrap();
+    let p = path.to_str().unwrap();
+    for (file, n) in [(ROOM, 59), (p, 6)] {
+        let (code, out, err) = run(&["quantum", "replay", file, "--plies", &(n + 1).to_string()]);
+        assert_eq!(code, 2, "{file}: {out}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "shogi-lab: {file}: --plies {} but the record has {n} plies",
+                n + 1
+            )
+        );
+        assert!(
+            out.is_empty(),
+            "{file}: nothing replayed before the refusal"
+        );
+        let (code, out, err) = run(&[
+            "quantum",
+            "replay",
+            file,
+            "--plies",
+            &n.to_string(),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{file}: {err}");
+        let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(last["plies"], n);
+    }
+}
+
+#[test]
 fn play_records_replay_in_both_variants() {
     let dir = TempDir::new("qgame");
     for variant in ["standard", "observe"] {

@@ -12,8 +12,8 @@ pub struct ExperimentsArgs {
     /// Run the long versions.
     #[arg(long)]
     pub full: bool,
-    /// List the registered experiments and exit.
-    #[arg(long)]
+    /// List the registered experiments and exit (takes no names and no other option).
+    #[arg(long, conflicts_with_all = ["names", "full", "figures_only", "json"])]
     pub list: bool,
     /// Where to write the tables (created if missing). The default is inside `target/`,
     /// which git ignores; the paper's tables are regenerated with `--out paper/results`.
@@ -27,8 +27,9 @@ pub struct ExperimentsArgs {
     #[arg(long)]
     pub figures_only: bool,
     /// Print one JSON object per experiment (`name`, `description`, `tables`, `time_ms`)
-    /// instead of its Markdown (the Markdown file is still written).
-    #[arg(long)]
+    /// instead of its Markdown (the Markdown file is still written). Not with
+    /// --figures-only, which runs no experiment.
+    #[arg(long, conflicts_with = "figures_only")]
     pub json: bool,
 }
 
@@ -44,16 +45,69 @@ fn check_out_dir(dir: &Path) -> Result<(), Failure> {
     std::fs::remove_file(&probe).map_err(bad)
 }
 
+/// Where `experiments` prints: the tables (stdout) and its `wrote PATH` notes (stderr).
+///
+/// The product of a run is the files in `--out`; what it prints is a courtesy. So a
+/// reader that goes away (`experiments | head`: a broken pipe) ends the printing, not
+/// the run — every experiment asked for still runs and writes its files —, and the notes
+/// on stderr are best effort (`eprintln!` would panic on a closed pipe, exit 101).
+/// Any other stdout failure (a full disk) is output that could not be written (exit 3).
+pub(crate) struct Printer<'a> {
+    out: &'a mut dyn std::io::Write,
+    err: &'a mut dyn std::io::Write,
+    /// The reader of `out` has gone: print no more.
+    out_gone: bool,
+}
+
+impl<'a> Printer<'a> {
+    pub(crate) fn new(
+        out: &'a mut dyn std::io::Write,
+        err: &'a mut dyn std::io::Write,
+    ) -> Printer<'a> {
+        Printer {
+            out,
+            err,
+            out_gone: false,
+        }
+    }
+
+    /// One line (or block) on stdout.
+    fn say(&mut self, text: impl std::fmt::Display) -> Result<(), Failure> {
+        if self.out_gone {
+            return Ok(());
+        }
+        match writeln!(self.out, "{text}").and_then(|()| self.out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.out_gone = true;
+                Ok(())
+            }
+            Err(e) => Err(Failure::internal(format!("cannot write output: {e}"))),
+        }
+    }
+
+    /// A note on stderr (`wrote PATH`), best effort.
+    fn note(&mut self, text: impl std::fmt::Display) {
+        let _ = writeln!(self.err, "{text}");
+    }
+}
+
 /// Runs `experiments`.
 ///
 /// # Errors
 /// Exit 2 for an unknown name or an `--out` that cannot be written (checked first);
 /// exit 3 if an experiment fails its own check or a table cannot be written.
 pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
+    let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+    run_printing(a, &mut Printer::new(&mut out, &mut err))
+}
+
+/// [`run`], printing through `p`.
+pub(crate) fn run_printing(a: ExperimentsArgs, p: &mut Printer<'_>) -> Result<(), Failure> {
     let all = registry();
     if a.list {
         for e in &all {
-            super::emit(format!("{:<16} {}", e.name, e.description));
+            p.say(format!("{:<16} {}", e.name, e.description))?;
         }
         return Ok(());
     }
@@ -92,8 +146,8 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
             };
             let figs = figures::for_experiment(e.name, config, &tables)
                 .map_err(|m| Failure::input(format!("figures of {}: {m}{note}", e.name)))?;
-            for (file, caption) in write_figures(&a.out, &stem, &figs)? {
-                super::emit(format!("{file}: {caption}"));
+            for (file, caption) in write_figures(p, &a.out, &stem, &figs)? {
+                p.say(format!("{file}: {caption}"))?;
             }
             continue;
         }
@@ -126,7 +180,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         }
         let figs = figures::for_experiment(e.name, config, &tables)
             .map_err(|m| Failure::internal(format!("figures of {}: {m}", e.name)))?;
-        let written = write_figures(&a.out, &stem, &figs)?;
+        let written = write_figures(p, &a.out, &stem, &figs)?;
         if !written.is_empty() {
             md.push_str("## Figures\n\n");
             for (file, caption) in &written {
@@ -138,7 +192,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
         write_atomically(&path, &md)
             .map_err(|err| Failure::internal(format!("cannot write {}: {err}", path.display())))?;
         if a.json {
-            super::emit(crate::output::to_line(
+            p.say(crate::output::to_line(
                 &crate::output::experiments::ExperimentOut {
                     name: e.name,
                     description: e.description,
@@ -154,11 +208,11 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
                     file: path.display().to_string(),
                     time_ms: crate::output::millis(started.elapsed()),
                 },
-            ));
+            ))?;
         } else {
-            super::emit(&md);
+            p.say(&md)?;
         }
-        eprintln!("wrote {}", path.display());
+        p.note(format!("wrote {}", path.display()));
     }
     Ok(())
 }
@@ -166,6 +220,7 @@ pub fn run(a: ExperimentsArgs) -> Result<(), Failure> {
 /// Writes each figure as `<out>/<stem>-<name>.svg` (through a temporary file and a rename);
 /// returns (file name, caption) per figure.
 fn write_figures(
+    p: &mut Printer<'_>,
     out: &Path,
     stem: &str,
     figs: &[figures::Figure],
@@ -176,7 +231,7 @@ fn write_figures(
         let path = out.join(&file);
         write_atomically(&path, &f.svg)
             .map_err(|err| Failure::internal(format!("cannot write {}: {err}", path.display())))?;
-        eprintln!("wrote {}", path.display());
+        p.note(format!("wrote {}", path.display()));
         written.push((file, f.caption.clone()));
     }
     Ok(written)

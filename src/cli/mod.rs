@@ -440,7 +440,8 @@ pub(crate) fn emit(line: impl std::fmt::Display) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("shogi-lab: cannot write output: {e}");
+        // Best effort: stderr may be a closed pipe too (`eprintln!` would panic, exit 101).
+        let _ = writeln!(std::io::stderr(), "shogi-lab: cannot write output: {e}");
         std::process::exit(3);
     }
 }

@@ -40,6 +40,40 @@ fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), Failure> {
         .map_err(|e| Failure::internal(format!("{}: cannot write: {e}", path.display())))
 }
 
+/// Whether `a` and `b` name one file (the same path, a symbolic link to it, or on Unix
+/// a hard link); `false` when either does not exist.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+    }
+}
+
+/// `--svg` naming the record being shown would replace the record with its picture:
+/// refused (exit 2) before anything is read or written.
+fn check_svg_is_not_the_input(a: &ShowArgs) -> Result<(), Failure> {
+    match &a.svg {
+        Some(svg) if same_file(std::path::Path::new(&a.position), svg) => {
+            Err(Failure::input(format!(
+                "--svg {}: is the input file (the record would be overwritten by its picture)",
+                svg.display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The text of `arg` if it names a quantum shogi record file.
 fn quantum_record(arg: &str) -> Option<String> {
     if super::is_record_file(arg) || !std::path::Path::new(arg).is_file() {
@@ -50,6 +84,7 @@ fn quantum_record(arg: &str) -> Option<String> {
 
 /// Runs `show`.
 pub fn run(a: ShowArgs) -> Result<(), Failure> {
+    check_svg_is_not_the_input(&a)?;
     if let Some(text) = quantum_record(&a.position) {
         let origin = super::error::Origin::File(a.position.clone());
         let p = position_after(&origin, &text, a.ply)?;

@@ -149,14 +149,54 @@ pub struct ReplayPly {
 }
 
 /// The end of a quantum game (`quantum replay|play --json`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuantumResult {
     /// `ongoing`, `sente_win`, `gote_win` or `draw`.
     pub result: &'static str,
-    /// `king_capture`, `repetition` or `null`.
+    /// `king_capture`, `repetition` or `null`; for a shogitter record's stated ending
+    /// ([`QuantumResult::recorded`]) also `resignation` (投了) and `draw` (引き分け), the
+    /// words `convert --json` gives the same end words of a KIF or CSA record.
     pub reason: Option<&'static str>,
     /// Plies played.
     pub plies: usize,
+}
+
+impl QuantumResult {
+    /// The result a shogitter record states at its end (checked against the game by
+    /// `shogitter::check_end`), after `plies` plies.
+    pub fn recorded(ending: crate::quantum::shogitter::Ending, plies: usize) -> QuantumResult {
+        use crate::notation::record::EndWord;
+        use crate::output::game::OutcomeJson;
+        use crate::quantum::shogitter::Ending;
+        use crate::rules::Color;
+        let win = |winner: Color, reason| QuantumResult {
+            result: match winner {
+                Color::Sente => "sente_win",
+                Color::Gote => "gote_win",
+            },
+            reason: Some(reason),
+            plies,
+        };
+        // The end words of ordinary records name these two endings (one vocabulary).
+        let stated = |word: EndWord, to_move: Color| {
+            let o = OutcomeJson::from_end_word(word, to_move).expect("an outcome");
+            QuantumResult {
+                result: o.result,
+                reason: o.reason,
+                plies,
+            }
+        };
+        match ending {
+            Ending::KingCapture { winner } => win(winner, "king_capture"),
+            Ending::Repetition => QuantumResult {
+                result: "draw",
+                reason: Some("repetition"),
+                plies,
+            },
+            Ending::Resignation { winner } => stated(EndWord::Resign, !winner),
+            Ending::Agreement => stated(EndWord::Draw, Color::Sente),
+        }
+    }
 }
 
 /// One game of `quantum play --json`.
@@ -185,4 +225,37 @@ pub struct QuantumPerftOut {
     /// `I/N` when only part I of N of the root moves was counted (the parts sum);
     /// `null` for the whole count.
     pub shard: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::record::EndWord;
+    use crate::output::game::OutcomeJson;
+    use crate::quantum::shogitter::Ending;
+    use crate::rules::Color;
+
+    #[test]
+    fn a_recorded_ending_is_named_as_the_same_end_word_of_a_kif_record() {
+        // Before: shogitter's 引き分け was `"reason":"agreement"` in `quantum replay --json`,
+        // where `convert --json` names 引き分け (%HIKIWAKE) `draw`; one vocabulary.
+        let draw = OutcomeJson::from_end_word(EndWord::Draw, Color::Sente).unwrap();
+        let r = QuantumResult::recorded(Ending::Agreement, 60);
+        assert_eq!(
+            (r.result, r.reason, r.plies),
+            (draw.result, draw.reason, 60)
+        );
+        assert_eq!(r.reason, Some("draw"));
+        for winner in Color::ALL {
+            // 投了 by the side to move (the loser).
+            let kif = OutcomeJson::from_end_word(EndWord::Resign, !winner).unwrap();
+            let r = QuantumResult::recorded(Ending::Resignation { winner }, 7);
+            assert_eq!((r.result, r.reason), (kif.result, kif.reason));
+            let r = QuantumResult::recorded(Ending::KingCapture { winner }, 7);
+            assert_eq!(r.reason, Some("king_capture"));
+            assert_eq!(r.result, kif.result);
+        }
+        let r = QuantumResult::recorded(Ending::Repetition, 13);
+        assert_eq!((r.result, r.reason), ("draw", Some("repetition")));
+    }
 }

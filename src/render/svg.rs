@@ -1,7 +1,9 @@
 //! An SVG diagram of a position: the 9×9 board with file numbers (９…１) above
 //! and rank kanji (一…九) at the right, one kanji per piece (promoted pieces in
 //! red), Gote's pieces turned upside down, Gote's hand at the top left and
-//! Sente's at the bottom right, and the last move's squares highlighted
+//! Sente's at the bottom right, the side to move at the top right (`先手番` /
+//! `後手番`: nothing else in a picture without a last move tells it), and the
+//! last move's squares highlighted
 //! (destination strong, origin light). Self-contained: no scripts, no external
 //! resources; the kanji need a CJK font (Noto CJK is named first). A quantum
 //! piece's remaining kinds are written small under its label.
@@ -176,6 +178,17 @@ pub fn picture_svg(pic: &Picture) -> String {
         BOARD_X / 2,
         BOARD_Y + 14,
     );
+    // The side to move (BOD writes `後手番` under the diagram; a picture has no "under").
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" font-size="15" text-anchor="middle" class="turn">{}</text>"#,
+        BOARD_X + 9 * CELL + 40,
+        BOARD_Y - 14,
+        match pic.side_to_move {
+            Color::Sente => "先手番",
+            Color::Gote => "後手番",
+        }
+    );
     let sente_lines = 1 + pic.hands.sente.len().max(1) as u32;
     hand_text(
         &mut s,
@@ -217,5 +230,28 @@ mod tests {
         assert_eq!(svg.matches("class=\"last-to\"").count(), 1);
         assert_eq!(svg.matches("class=\"last-from\"").count(), 1);
         assert!(svg.contains(">飛<") && svg.contains(">金<"));
+    }
+
+    /// The `class="turn"` text of `svg`.
+    fn turn(svg: &str) -> &str {
+        let at = svg.find(r#"class="turn">"#).expect("a turn label");
+        let rest = &svg[at + r#"class="turn">"#.len()..];
+        &rest[..rest.find('<').expect("closed")]
+    }
+
+    #[test]
+    fn the_side_to_move_is_drawn() {
+        // Before: the SVG ignored `Picture::side_to_move`, so two positions that differ
+        // only in the side to move (a tsume problem for either side) drew the same picture.
+        let sente = parse_position("4k4/9/9/9/9/9/9/9/4K4 b G 1", Rules::STANDARD).unwrap();
+        let gote = parse_position("4k4/9/9/9/9/9/9/9/4K4 w G 1", Rules::STANDARD).unwrap();
+        let (a, b) = (
+            board_svg(&sente.to_setup(), None),
+            board_svg(&gote.to_setup(), None),
+        );
+        assert_eq!(turn(&a), "先手番");
+        assert_eq!(turn(&b), "後手番");
+        assert_ne!(a, b);
+        assert_eq!(a.matches(r#"class="turn""#).count(), 1);
     }
 }

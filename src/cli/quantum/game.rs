@@ -74,7 +74,7 @@ pub struct ReplayArgs {
     /// Convergence engine.
     #[arg(long, value_enum, default_value_t = GameEngine::Counting)]
     pub engine: GameEngine,
-    /// Replay only the first N plies.
+    /// Replay only the first N plies (at most the record's length).
     #[arg(long)]
     pub plies: Option<usize>,
     /// JSON lines: one per ply (`ply`, `move`, `code`, `worlds`, `probabilities`), then the result.
@@ -234,6 +234,18 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
     }
     let engine = a.engine.kind();
     let limit = a.plies.unwrap_or(usize::MAX);
+    // `--plies` past the record's end is refused, as `show --ply` refuses it: a replay
+    // that silently stops short of the plies asked for reads as if they had been played.
+    let too_far = |n: usize| -> Result<(), Failure> {
+        match a.plies {
+            Some(k) if k > n => Err(InputError::new(
+                origin.clone(),
+                format!("--plies {k} but the record has {n} plies"),
+            )
+            .into()),
+            _ => Ok(()),
+        }
+    };
     if text.trim_start().starts_with('{') {
         if a.variant == Some(VariantName::Observe) {
             return Err(Failure::input(
@@ -242,6 +254,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
         }
         let game =
             shogitter::parse(&text).map_err(|e| InputError::in_text(origin.clone(), &text, &e))?;
+        too_far(game.entries.len())?;
         // A record that does not replay is bad input (exit 2), like an illegal move in a KIF.
         let (p, ending) = shogitter::replay(&game, engine, limit, |ply, before, e, p| {
             if a.json {
@@ -296,6 +309,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Failure> {
             .into());
         }
     }
+    too_far(rec.steps.len())?;
     if rec.steps.len() > limit {
         rec.steps.truncate(limit);
         rec.result = None;
@@ -404,29 +418,18 @@ pub(crate) fn worlds_of(p: &QuantumPosition) -> Worlds {
 /// The result line of a shogitter record: a resignation or agreed draw as recorded.
 fn finish_recorded(p: &QuantumPosition, ending: Option<shogitter::Ending>, json: bool) {
     let side = |c: Color| if c == Color::Sente { "sente" } else { "gote" };
-    let (result, reason, text) = match ending {
-        Some(shogitter::Ending::Resignation { winner }) => (
-            if winner == Color::Sente {
-                "sente_win"
-            } else {
-                "gote_win"
-            },
-            "resignation",
+    let (ending, text) = match ending {
+        Some(e @ shogitter::Ending::Resignation { winner }) => (
+            e,
             format!("result: {} wins (resignation, as recorded)", side(winner)),
         ),
-        Some(shogitter::Ending::Agreement) => (
-            "draw",
-            "agreement",
-            "result: draw (引き分け, as recorded)".to_string(),
-        ),
+        Some(e @ shogitter::Ending::Agreement) => {
+            (e, "result: draw (引き分け, as recorded)".to_string())
+        }
         _ => return finish(p, json),
     };
     if json {
-        emit(to_line(&QuantumResult {
-            result,
-            reason: Some(reason),
-            plies: p.ply(),
-        }));
+        emit(to_line(&QuantumResult::recorded(ending, p.ply())));
     } else {
         emit(text);
     }
