@@ -4,11 +4,9 @@ mod certified;
 pub(crate) mod game;
 
 use super::{emit, Failure};
-use crate::output::quantum::{tokens, ConvergeOut, ObserveOut, ProbabilitiesOut};
+use crate::output::quantum::{ConvergeOut, Observation, ProbabilitiesOut};
 use crate::quantum::enumeration::{render_table, Diagram};
 use crate::quantum::{engine_by_name, Converged, World, PIECES};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 fn to_json(v: &impl Serialize) -> String {
@@ -181,52 +179,26 @@ pub fn run(a: QuantumArgs) -> Result<(), Failure> {
                     .ok_or_else(|| {
                         Failure::input(format!("bad piece {piece_text:?} (expected 0..19)"))
                     })?;
-            let d = Diagram::build(&w);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let Some((k, after)) = d.observe(piece, &mut rng) else {
-                // Nothing to observe: the answer is the contradiction, as `converge` gives it.
-                let counting = engine_by_name("counting")
-                    .ok_or_else(|| Failure::internal("engine counting missing"))?;
-                let c = counting.converge(&w).err().ok_or_else(|| {
-                    Failure::internal("the decision diagram has no world, but counting converges")
-                })?;
-                if json {
-                    emit(to_json(&ObserveOut {
-                        piece,
-                        kind: None,
-                        probability: None,
-                        world: None,
-                        used_up: None,
-                        consistent: false,
-                        conflict: Some(c.conflict.clone()),
-                    }));
-                } else {
-                    print_contradiction(&w, &c, false);
-                }
-                return Ok(());
-            };
-            let c = Converged::new(&w, after);
-            let p = d
-                .probability(piece, k)
-                .map(|r| r.to_string())
-                .unwrap_or_default();
+            let o = Observation::new(&w, piece, seed).map_err(Failure::internal)?;
             if json {
-                emit(to_json(&ObserveOut {
-                    piece,
-                    kind: Some(k.letter().to_string()),
-                    probability: Some(p),
-                    world: Some(tokens(&c.world)),
-                    used_up: Some(c.used_up.to_string()),
-                    consistent: true,
-                    conflict: None,
-                }));
-            } else {
-                emit(format!(
-                    "piece {piece} is {} ({}) with probability {p}",
-                    k.letter(),
-                    k.kanji()
-                ));
-                print_converged(&c, false);
+                emit(to_json(&o.out(piece)));
+                return Ok(());
+            }
+            match &o {
+                // Nothing to observe: the answer is the contradiction, as `converge` gives it.
+                Observation::Contradiction(c) => print_contradiction(&w, c, false),
+                Observation::Observed {
+                    kind,
+                    probability,
+                    after,
+                } => {
+                    emit(format!(
+                        "piece {piece} is {} ({}) with probability {probability}",
+                        kind.letter(),
+                        kind.kanji()
+                    ));
+                    print_converged(after, false);
+                }
             }
         }
     }

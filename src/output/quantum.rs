@@ -109,6 +109,81 @@ pub struct ObserveOut {
     pub conflict: Option<Vec<usize>>,
 }
 
+/// `quantum observe`'s answer, shared by the CLI and the Python binding.
+#[derive(Debug, Clone)]
+pub enum Observation {
+    /// `piece` collapsed to `kind`, drawn with `probability` (its text, `"1/3"`), and the
+    /// world converged after.
+    Observed {
+        /// The kind drawn.
+        kind: Kind,
+        /// Its exact probability before the observation.
+        probability: String,
+        /// The converged world after.
+        after: Converged,
+    },
+    /// The world is contradictory: nothing to observe (the counting engine's contradiction,
+    /// as `converge` gives it).
+    Contradiction(Contradiction),
+}
+
+impl Observation {
+    /// Observes `piece` (< [`PIECES`]) of `w` with a draw seeded by `seed` (ChaCha8).
+    ///
+    /// # Errors
+    /// An internal inconsistency between the decision diagram and the counting engine.
+    pub fn new(w: &World, piece: usize, seed: u64) -> Result<Observation, String> {
+        use rand::SeedableRng;
+        let d = Diagram::build(w);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        if let Some((kind, after)) = d.observe(piece, &mut rng) {
+            let probability = d
+                .probability(piece, kind)
+                .map(|r| r.to_string())
+                .unwrap_or_default();
+            return Ok(Observation::Observed {
+                kind,
+                probability,
+                after: Converged::new(w, after),
+            });
+        }
+        crate::quantum::engine_by_name("counting")
+            .ok_or("engine counting missing")?
+            .converge(w)
+            .err()
+            .map(Observation::Contradiction)
+            .ok_or_else(|| "the decision diagram has no world, but counting converges".to_string())
+    }
+
+    /// The object of `quantum observe --json`.
+    pub fn out(&self, piece: usize) -> ObserveOut {
+        match self {
+            Observation::Observed {
+                kind,
+                probability,
+                after,
+            } => ObserveOut {
+                piece,
+                kind: Some(kind.letter().to_string()),
+                probability: Some(probability.clone()),
+                world: Some(tokens(&after.world)),
+                used_up: Some(after.used_up.to_string()),
+                consistent: true,
+                conflict: None,
+            },
+            Observation::Contradiction(c) => ObserveOut {
+                piece,
+                kind: None,
+                probability: None,
+                world: None,
+                used_up: None,
+                consistent: false,
+                conflict: Some(c.conflict.clone()),
+            },
+        }
+    }
+}
+
 /// The 20 domains of a world as kind-letter tokens.
 pub fn tokens(w: &World) -> Vec<String> {
     w.0.iter().map(|d| d.to_string()).collect()

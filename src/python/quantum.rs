@@ -2,14 +2,12 @@
 
 use super::output::to_python;
 use super::{argument_error, input_error};
-use crate::output::quantum::{tokens, ConvergeOut, ObserveOut};
+use crate::output::quantum::{ConvergeOut, Observation};
 use crate::quantum::enumeration::Diagram;
 use crate::quantum::game::{EngineKind, QuantumPosition, Variant};
-use crate::quantum::{engine_by_name, Converged, Kind, World, PIECES};
+use crate::quantum::{engine_by_name, Kind, World, PIECES};
 use crate::shard::Shard;
 use pyo3::prelude::*;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 fn world(text: &str) -> PyResult<World> {
     World::parse_exact(text).map_err(|e| argument_error("bad world", text, &e))
@@ -71,46 +69,9 @@ pub fn quantum_observe<'py>(
     if piece >= PIECES {
         return Err(input_error(format!("bad piece {piece} (expected 0..19)")));
     }
-    let d = Diagram::build(&w);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let out = match d.observe(piece, &mut rng) {
-        Some((k, after)) => {
-            let c = Converged::new(&w, after);
-            ObserveOut {
-                piece,
-                kind: Some(k.letter().to_string()),
-                probability: Some(
-                    d.probability(piece, k)
-                        .map(|r| r.to_string())
-                        .unwrap_or_default(),
-                ),
-                world: Some(tokens(&c.world)),
-                used_up: Some(c.used_up.to_string()),
-                consistent: true,
-                conflict: None,
-            }
-        }
-        None => {
-            // Nothing to observe: the answer is the contradiction, as `converge` gives it.
-            let counting = engine_by_name("counting").ok_or_else(|| {
-                pyo3::exceptions::PyRuntimeError::new_err("engine counting missing")
-            })?;
-            let c = counting.converge(&w).err().ok_or_else(|| {
-                pyo3::exceptions::PyRuntimeError::new_err(
-                    "the decision diagram has no world, but counting converges",
-                )
-            })?;
-            ObserveOut {
-                piece,
-                kind: None,
-                probability: None,
-                world: None,
-                used_up: None,
-                consistent: false,
-                conflict: Some(c.conflict),
-            }
-        }
-    };
+    let out = Observation::new(&w, piece, seed)
+        .map_err(pyo3::exceptions::PyRuntimeError::new_err)?
+        .out(piece);
     to_python(py, &out)
 }
 
