@@ -292,8 +292,13 @@ fn fixture_engine(name: &str) -> String {
 
 /// `shogi-lab diff moves ARGS --engine <fixture>`, its output.
 fn diff_moves_with(args: &[&str], fixture: &str) -> std::process::Output {
+    diff_with("moves", args, fixture)
+}
+
+/// `shogi-lab diff WHAT ARGS --engine <fixture>`, its output.
+fn diff_with(what: &str, args: &[&str], fixture: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args(["diff", "moves"])
+        .args(["diff", what])
         .args(args)
         .arg("--engine")
         .arg(fixture_engine(fixture))
@@ -459,22 +464,11 @@ fn no_forced_promotion_is_caught() {
 }
 
 fn perft_finds_the_position_with_the_wrong_move_list() {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args([
-            "diff",
-            "perft",
-            "--json",
-            "--depth",
-            "2",
-            "--positions",
-            "40",
-            "--seed",
-            "1",
-        ])
-        .arg("--engine")
-        .arg(fixture_engine("perft-no-forced-promotion"))
-        .output()
-        .unwrap();
+    let out = diff_with(
+        "perft",
+        &["--json", "--depth", "2", "--positions", "40", "--seed", "1"],
+        "perft-no-forced-promotion",
+    );
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -520,20 +514,11 @@ fn perft_finds_the_position_with_the_wrong_move_list() {
 /// ends at a position where the numbers of moves and every subcount of our moves agree
 /// (`children-agree`), and the fixture's list there is wrong.
 fn perft_names_a_wrong_list_of_the_right_length() {
-    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
-        .args([
-            "diff",
-            "perft",
-            "--json",
-            "--depth",
-            "2",
-            "--positions",
-            "40",
-        ])
-        .arg("--engine")
-        .arg(fixture_engine("perft-promotion-as-plain"))
-        .output()
-        .unwrap();
+    let out = diff_with(
+        "perft",
+        &["--json", "--depth", "2", "--positions", "40"],
+        "perft-promotion-as-plain",
+    );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = &v["first"];

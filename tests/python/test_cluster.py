@@ -252,6 +252,12 @@ def test_an_edited_problem_file_is_another_job(tmp_path, capsys):
 def test_tsume_nodes_and_memory_the_cli_refuses_are_refused(root, tmp_path, bad):
     # --nodes -1 and --memory -3 failed every task with an OverflowError traceback; --memory 0
     # became every problem's "error" row ("could not be read"), written as finished shards.
+    refused_by_cli_and_driver(root, tmp_path, bad)
+
+
+def refused_by_cli_and_driver(root, tmp_path, bad):
+    """`shogi-lab tsume` and the driver's tsume job both refuse `bad` (exit 2), the driver
+    before it writes its job."""
     file = str(root / "specs" / "tsume" / "cases.sfen")
     r = subprocess.run([str(cli_path()), "tsume", file, *bad], capture_output=True, text=True)
     assert r.returncode == 2, (bad, r.stderr)
@@ -540,14 +546,8 @@ def test_tsume_options_change_the_answers(root, tmp_path):
 @pytest.mark.parametrize("bad", [["--max-plies", "-1"], ["--max-plies", "65536"], ["--alt-nodes", "-1"],
                                  ["--certificate-nodes", "0"], ["--certificate-nodes", "1000000001"]])
 def test_tsume_new_options_the_cli_refuses_are_refused(root, tmp_path, capsys, bad):
-    file = str(root / "specs" / "tsume" / "cases.sfen")
-    r = subprocess.run([str(cli_path()), "tsume", file, *bad], capture_output=True, text=True)
-    assert r.returncode == 2, (bad, r.stderr)
-    with pytest.raises(SystemExit) as e:
-        cluster.main(["tsume", file, *bad, "--shards", "2", "--no-ray", "--out", str(tmp_path / "x")])
-    assert e.value.code == 2
+    refused_by_cli_and_driver(root, tmp_path, bad)
     assert f"bad {bad[0]} {bad[1]}: need " in capsys.readouterr().err
-    assert not (tmp_path / "x" / "job.json").exists()
 
 
 def test_no_ray_workers_run_a_local_process_pool(cli, root, tmp_path, capsys):
