@@ -110,3 +110,24 @@ fn options_that_cannot_go_together_are_refused() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// A `--data` directory the user names must exist: `peers --data /nonexistent` wrote a
+/// "missing data files" table and exited 0 (the default, `paper/results`, may still be
+/// missing outside the repository: the table then says what is missing).
+#[test]
+fn a_named_data_directory_that_does_not_exist_is_refused() {
+    let dir = std::env::temp_dir().join(format!("shogi-lab-data-{}", std::process::id()));
+    let out = dir.join("out");
+    let o = Command::new(BIN)
+        .args(["experiments", "peers", "--data"])
+        .arg(dir.join("nonexistent"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nonexistent: no such directory"), "{err}");
+    assert!(!out.exists(), "--out was created before the refusal");
+}

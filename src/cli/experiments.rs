@@ -19,9 +19,10 @@ pub struct ExperimentsArgs {
     /// which git ignores; the paper's tables are regenerated with `--out paper/results`.
     #[arg(long, default_value = DEFAULT_OUT)]
     pub out: PathBuf,
-    /// Where the peer scripts' data files (`*.jsonl`) are, for `peers`.
-    #[arg(long, default_value = "paper/results")]
-    pub data: PathBuf,
+    /// Where the peer scripts' data files (`*.jsonl`) are, for `peers` (default
+    /// `paper/results`; a directory named here must exist).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
     /// Run nothing: draw the figures from the tables an earlier run wrote to `--out`
     /// (`<name>.md`, or `<name>-full.md` with `--full`) and from `--data`.
     #[arg(long)]
@@ -32,6 +33,9 @@ pub struct ExperimentsArgs {
     #[arg(long, conflicts_with = "figures_only")]
     pub json: bool,
 }
+
+/// The default `--data`: the peer scripts' data files in the repository.
+pub const DEFAULT_DATA: &str = "paper/results";
 
 /// The default `--out`: untracked, so that a run never dirties a checkout.
 pub const DEFAULT_OUT: &str = "target/experiments";
@@ -120,10 +124,18 @@ pub(crate) fn run_printing(a: ExperimentsArgs, p: &mut Printer<'_>) -> Result<()
             )));
         }
     }
+    // The default may be missing (a run outside the repository: `peers` then lists the
+    // files it lacks); a directory the user names must be there.
+    if let Some(d) = a.data.as_deref().filter(|d| !d.is_dir()) {
+        return Err(Failure::input(format!(
+            "--data {}: no such directory",
+            d.display()
+        )));
+    }
     check_out_dir(&a.out)?;
     let config = Config {
         full: a.full,
-        data: &a.data,
+        data: a.data.as_deref().unwrap_or(Path::new(DEFAULT_DATA)),
     };
     for e in all
         .iter()

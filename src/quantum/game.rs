@@ -784,6 +784,10 @@ impl QuantumPosition {
     }
 
     /// Number of legal move sequences of length `depth` (standard variant; ended games have none).
+    ///
+    /// # Panics
+    /// If the count passes 2^64 − 1 rather than wrap (the front ends refuse such a depth
+    /// first, [`crate::rules::perft_reach`]: above 8 from the start).
     pub fn perft(&mut self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -795,7 +799,7 @@ impl QuantumPosition {
         let mut n = 0;
         for m in moves {
             if self.play(m).is_ok() {
-                n += self.perft(depth - 1);
+                n = add_leaves(n, self.perft(depth - 1));
                 self.undo();
             }
         }
@@ -816,9 +820,9 @@ impl QuantumPosition {
                 continue;
             }
             if depth == 1 {
-                n += 1;
+                n = add_leaves(n, 1);
             } else if self.play(m).is_ok() {
-                n += self.perft(depth - 1);
+                n = add_leaves(n, self.perft(depth - 1));
                 self.undo();
             }
         }
@@ -840,7 +844,7 @@ impl QuantumPosition {
             if self.play(m).is_ok() {
                 let leaves = self.perft_until(depth - 1, stop);
                 self.undo();
-                n += leaves?;
+                n = add_leaves(n, leaves?);
             }
         }
         Some(n)
@@ -862,7 +866,7 @@ impl QuantumPosition {
             if shard.owns(k) && self.play(m).is_ok() {
                 let leaves = self.perft_until(depth - 1, stop);
                 self.undo();
-                n += leaves?;
+                n = add_leaves(n, leaves?);
             }
         }
         Some(n)
@@ -1000,11 +1004,25 @@ fn lcm(a: u128, b: u128) -> u128 {
 /// 一..九.
 pub const KANJI_RANK: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
+/// `n + leaves` for the quantum perft counts, which panic rather than wrap.
+fn add_leaves(n: u64, leaves: u64) -> u64 {
+    n.checked_add(leaves)
+        .expect("the quantum perft count passed 2^64 - 1 (the front ends refuse such a depth)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The stoppable perft counts as `perft_shard` (depths 0-2, whole and in 3 shards)
+    /// A sum past 2^64 − 1 is a panic naming the count, never a wrapped number.
+    #[test]
+    #[should_panic(expected = "the quantum perft count passed 2^64 - 1")]
+    fn a_count_past_the_largest_u64_panics_rather_than_wraps() {
+        assert_eq!(super::add_leaves(u64::MAX - 1, 1), u64::MAX);
+        super::add_leaves(u64::MAX, 1);
+    }
+
     /// and gives up at once when stopped.
     #[test]
     fn perft_until_counts_as_perft_and_stops() {
