@@ -429,3 +429,45 @@ fn an_interrupted_run_takes_its_timed_engine_with_it() {
     child.wait().unwrap();
     wait_for("the engine's end", &|| !alive());
 }
+
+/// `show -` and `perft -` read stdin as a file argument is read (`-: no such file (and not
+/// a SFEN)` before): a Shift_JIS KIF after `--ply` moves, a USI position line, a quantum
+/// record; each the same answer as from the file or the argument. Bad stdin is one line.
+#[test]
+fn show_and_perft_read_stdin() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let same = |file: &str, extra: &[&str]| {
+        let bytes = std::fs::read(format!("{root}/{file}")).unwrap();
+        let from_file = run(&[&["show", &format!("{root}/{file}"), "--json"], extra].concat());
+        let from_stdin = run_with(&[&["show", "-", "--json"], extra].concat(), &bytes);
+        ok(&from_file);
+        ok(&from_stdin);
+        assert_eq!(from_stdin.stdout, from_file.stdout, "{file} {extra:?}");
+    };
+    same("specs/records/sjis_hirate_times.kif", &["--ply", "2"]);
+    same("specs/records/sjis_tsume_bod.kif", &[]);
+    same("specs/quantum/room-9168.json", &["--ply", "5"]);
+    let line = b"# a comment\nposition startpos moves 7g7f 3c3d\n\n";
+    let o = run_with(&["perft", "-", "2"], line);
+    ok(&o);
+    assert!(o.stdout.starts_with("nodes 1422\n"), "{}", o.stdout);
+    let o = run_with(&["show", "-", "--json"], line);
+    ok(&o);
+    assert!(o.stdout.contains(r#""last_move":"3c3d""#), "{}", o.stdout);
+    bad_input(
+        &run_with(&["show", "-"], b"startpos\nstartpos\n"),
+        "<stdin>: a second position on line 2 (after line 1): this command reads one",
+    );
+    bad_input(
+        &run_with(&["show", "-"], b""),
+        "<stdin>: no position and no record",
+    );
+    bad_input(
+        &run_with(&["show", "-", "--ply", "3"], b"startpos\n"),
+        "<stdin>: --ply needs a KIF/KI2/CSA record; stdin holds a position",
+    );
+    bad_input(
+        &run(&["show", "startpos", "--ply", "3"]),
+        "--ply needs a KIF/KI2/CSA record file; \"startpos\" is a position",
+    );
+}

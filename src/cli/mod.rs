@@ -196,9 +196,18 @@ pub(crate) fn is_record_file(arg: &str) -> bool {
 /// The position after `ply` main-line moves of the one record in a KIF/KI2/CSA file (a
 /// CSA file of several games is refused: which one is meant?).
 pub(crate) fn record_position(path: &str, ply: usize) -> Result<crate::rules::Position, Failure> {
-    let origin = || Origin::File(path.to_string());
-    let bytes = std::fs::read(path).map_err(|e| InputError::new(origin(), e))?;
-    let recs = crate::notation::detect::read_records(path, &bytes)
+    let bytes = std::fs::read(path).map_err(|e| InputError::new(Origin::file(path), e))?;
+    record_position_in(path, &bytes, ply)
+}
+
+/// [`record_position`] of the bytes of the file named `path` (`-`: stdin, read already).
+fn record_position_in(
+    path: &str,
+    bytes: &[u8],
+    ply: usize,
+) -> Result<crate::rules::Position, Failure> {
+    let origin = || Origin::file(path);
+    let recs = crate::notation::detect::read_records(path, bytes)
         .map_err(|e| InputError::in_text(Origin::file(path), "", &e))?;
     let rec = match recs.as_slice() {
         [] => return Err(InputError::new(origin(), "no game in the file").into()),
@@ -228,6 +237,20 @@ pub(crate) fn ply_beyond_the_line(ply: usize, moves: usize) -> String {
 /// The error for `--ply` with a position argument `input` that names no record file
 /// (by its extension): a missing file, a directory or another file are named as such.
 pub(crate) fn ply_without_record(input: &str) -> Failure {
+    if input == "-" {
+        return InputError::new(
+            Origin::Stdin,
+            "--ply needs a KIF/KI2/CSA record; stdin holds a position",
+        )
+        .into();
+    }
+    let rules = crate::rules::Rules::KINGS_OPTIONAL;
+    if crate::notation::sfen::parse_usi_position(input, rules).is_ok() {
+        // `startpos` is one word, but no file name.
+        return Failure::input(format!(
+            "--ply needs a KIF/KI2/CSA record file; {input:?} is a position"
+        ));
+    }
     not_a_record_file(input).map_or_else(
         || Failure::input("--ply needs a KIF/KI2/CSA record file"),
         Into::into,
@@ -241,6 +264,9 @@ pub(crate) fn read_position(
     rules: crate::rules::Rules,
     ply: usize,
 ) -> Result<crate::rules::Position, Failure> {
+    if text == "-" {
+        return stdin_position(&read_stdin()?, rules, ply);
+    }
     if is_record_file(text) {
         return record_position(text, ply);
     }
@@ -254,6 +280,58 @@ pub(crate) fn read_position(
                 .unwrap_or_else(|| InputError::in_line(Origin::Argument, 1, 1, text, &e))
                 .into()
         })
+}
+
+/// All of stdin (`-` given where a position or a record is expected), read once.
+pub(crate) fn read_stdin() -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(Origin::Stdin, e))?;
+    Ok(bytes)
+}
+
+/// The position that stdin's `bytes` hold: a KIF/KI2/CSA record (after `ply` main-line
+/// moves; the format told by content, Shift_JIS or UTF-8), or one SFEN/USI position line
+/// (`#` comments and blank lines around it allowed).
+pub(crate) fn stdin_position(
+    bytes: &[u8],
+    rules: crate::rules::Rules,
+    ply: usize,
+) -> Result<crate::rules::Position, Failure> {
+    use crate::notation::detect::{sniff_head, Content};
+    if let Content::Record(_) = sniff_head("-", bytes) {
+        return record_position_in("-", bytes, ply);
+    }
+    if ply != 0 {
+        return Err(ply_without_record("-"));
+    }
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let text = std::str::from_utf8(body).map_err(|e| {
+        InputError::new(
+            Origin::Stdin,
+            format!("neither a record nor a UTF-8 position line: {e}"),
+        )
+    })?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    let Some((n, line)) = lines.next() else {
+        return Err(InputError::new(Origin::Stdin, "no position and no record").into());
+    };
+    if let Some((m, _)) = lines.next() {
+        return Err(InputError::new(
+            Origin::Stdin,
+            format!("a second position on line {m} (after line {n}): this command reads one"),
+        )
+        .into());
+    }
+    crate::notation::sfen::parse_usi_position(line, rules)
+        .map(|p| p.position)
+        .map_err(|e| InputError::in_line(Origin::Stdin, n, 1, line, &e).into())
 }
 
 /// Why a one-word argument that is not a position (a SFEN has spaces; `startpos` is

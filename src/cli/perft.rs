@@ -5,8 +5,9 @@ use std::time::Instant;
 /// Arguments of `shogi-lab perft`.
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file;
-    /// a SFEN may lack one king or both (a tsume problem).
+    /// The position: a SFEN (quoted), `startpos`, `position … moves …`, or a KIF/KI2/CSA file
+    /// (`-`: stdin, a record or one position line); a SFEN may lack one king or both (a tsume
+    /// problem).
     pub position: String,
     /// Depth in plies (0 to 1000); a depth whose count would pass 2^64 − 1 (estimated from
     /// the exact counts at the shallow depths: from the start position, above 13) is

@@ -14,7 +14,8 @@ use crate::rules::Rules;
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// A SFEN (quoted), `startpos`, `position … moves …`, a KIF/KI2/CSA record file, or a
-    /// quantum shogi record (`quantum play` output, or shogitter's JSON).
+    /// quantum shogi record (`quantum play` output, or shogitter's JSON); `-` reads any of
+    /// them from stdin.
     pub position: String,
     /// With a record: the position after this many main-line moves.
     #[arg(long, default_value_t = 0)]
@@ -85,8 +86,17 @@ fn quantum_record(arg: &str) -> Option<String> {
 /// Runs `show`.
 pub fn run(a: ShowArgs) -> Result<(), Failure> {
     check_svg_is_not_the_input(&a)?;
-    if let Some(text) = quantum_record(&a.position) {
-        let origin = super::error::Origin::File(a.position.clone());
+    // `-`: stdin, read once, holds any of what a file may hold.
+    let stdin = (a.position == "-").then(super::read_stdin).transpose()?;
+    let quantum = match &stdin {
+        Some(bytes) => std::str::from_utf8(bytes.strip_prefix(super::BOM).unwrap_or(bytes))
+            .ok()
+            .filter(|t| is_quantum_record(t))
+            .map(str::to_string),
+        None => quantum_record(&a.position),
+    };
+    if let Some(text) = quantum {
+        let origin = super::error::Origin::file(&a.position);
         let p = position_after(&origin, &text, a.ply)?;
         let pic = p.picture();
         if let Some(path) = &a.svg {
@@ -111,10 +121,12 @@ pub fn run(a: ShowArgs) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let pos = super::read_position(&a.position, Rules::STANDARD, a.ply).or_else(|e| {
-        // A tsume position (no attacker king) is shown too.
-        super::read_position(&a.position, Rules::TSUME, a.ply).map_err(|_| e)
-    })?;
+    let read = |rules| match &stdin {
+        Some(bytes) => super::stdin_position(bytes, rules, a.ply),
+        None => super::read_position(&a.position, rules, a.ply),
+    };
+    // A tsume position (no attacker king) is shown too.
+    let pos = read(Rules::STANDARD).or_else(|e| read(Rules::TSUME).map_err(|_| e))?;
     let pic = Picture::from_position(&pos);
     if let Some(path) = &a.svg {
         write_atomically(path, &picture_svg(&pic))?;
