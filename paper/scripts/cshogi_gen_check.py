@@ -13,17 +13,7 @@ import time
 
 import cshogi
 
-
-def perft(board, depth):
-    moves = list(board.legal_moves)
-    if depth <= 1:
-        return len(moves) if depth == 1 else 1
-    n = 0
-    for m in moves:
-        board.push(m)
-        n += perft(board, depth - 1)
-        board.pop()
-    return n
+from cshogi_engine import perft  # this directory: sys.path[0] of a script run by path
 
 
 ap = argparse.ArgumentParser()

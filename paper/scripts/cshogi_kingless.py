@@ -11,6 +11,8 @@ import sys
 
 import cshogi
 
+from cshogi_engine import perft  # this directory: sys.path[0] of a script run by path
+
 STARTS = [
     # Attacker (Sente, to move) without a king: the tsume shape; hands as in specs/tsume/cases.sfen.
     "8k/9/8P/9/9/9/9/9/9 b G 1",
@@ -28,18 +30,6 @@ STARTS = [
     "lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG1GSNL b - 1",
 ]
-
-
-def perft(board, depth):
-    moves = list(board.legal_moves)
-    if depth <= 1:
-        return len(moves) if depth == 1 else 1
-    n = 0
-    for m in moves:
-        board.push(m)
-        n += perft(board, depth - 1)
-        board.pop()
-    return n
 
 
 def main():

@@ -299,19 +299,26 @@ def test_more_threads_than_local_cpus_is_refused_before_ray_starts(tmp_path):
     assert "Traceback" not in r.stderr and not (tmp_path / "x" / "job.json").exists()
 
 
+def fail_place_shard(monkeypatch, failing, error):
+    """Makes the place shard `failing` raise `error` (the others run as before); returns the
+    real shard function, to put back."""
+    real = cluster.run_place_shard
+
+    def flaky(pieces, both, method, index, count):
+        if index == failing:
+            raise error
+        return real(pieces, both, method, index, count)
+
+    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    return real
+
+
 def test_a_failing_shard_keeps_the_others_and_a_rerun_resumes(cli, tmp_path, monkeypatch, capsys):
     # A shard that raised ended the run with a traceback and exit 1 (the code of "unknown
     # within the limits"); the shards after it never ran. Now the others run and are kept,
     # no merged file is written, the exit is 3 and the same command computes the rest.
     want = cli.json("place", "--count", "--sweep", "RBG")[0]
-    real = cluster.run_place_shard
-
-    def flaky(pieces, both, method, index, count):
-        if index == 1:
-            raise MemoryError("transposition table: too big\nsecond line")
-        return real(pieces, both, method, index, count)
-
-    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    real = fail_place_shard(monkeypatch, 1, MemoryError("transposition table: too big\nsecond line"))
     out = tmp_path / "p"
     argv = ["place", "RBG", "--sweep", "--shards", "3", "--no-ray", "--out", str(out)]
     capsys.readouterr()
@@ -466,14 +473,7 @@ def test_a_failing_ray_task_keeps_the_others(cli, tmp_path, monkeypatch, capsys)
     # On Ray, ray.get of the failed task raised out of the driver (a traceback, exit 1) and
     # the shards still running were lost with the instance.
     monkeypatch.setitem(sys.modules, "ray", FakeRay())
-    real = cluster.run_place_shard
-
-    def flaky(pieces, both, method, index, count):
-        if index == 0:
-            raise MemoryError("no room")
-        return real(pieces, both, method, index, count)
-
-    monkeypatch.setattr(cluster, "run_place_shard", flaky)
+    real = fail_place_shard(monkeypatch, 0, MemoryError("no room"))
     out = tmp_path / "p"
     argv = ["place", "RBG", "--sweep", "--shards", "3", "--workers", "2", "--out", str(out)]
     capsys.readouterr()
