@@ -1,5 +1,5 @@
 use super::{read_position, Failure};
-use crate::rules::{perft_checked, perft_reach, PerftError, Rules};
+use crate::rules::{perft_checked, position_reach, PerftError, Rules};
 use std::time::Instant;
 
 /// Arguments of `shogi-lab perft`.
@@ -31,11 +31,7 @@ pub fn run(a: PerftArgs) -> Result<(), Failure> {
         return Err(Failure::input("--divide needs a depth of at least 1"));
     }
     let mut pos = read_position(&a.position, Rules::KINGS_OPTIONAL, a.ply)?;
-    perft_reach(
-        |d| perft_checked(&mut pos.clone(), d).unwrap_or(u64::MAX),
-        a.depth,
-    )
-    .map_err(Failure::input)?;
+    position_reach(&pos, a.depth).map_err(Failure::input)?;
     let t = Instant::now();
     let overflow = |e: PerftError| Failure::no_answer(format!("perft depth {}: {e}", a.depth));
     let (total, divide) = if a.divide {

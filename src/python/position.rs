@@ -8,7 +8,7 @@ use crate::notation::sfen::{
     UsiPositionError,
 };
 use crate::rules::{
-    perft_checked, perft_count, perft_reach, Game, GameError, Move, PerftError, Rules, Violation,
+    perft_count, position_reach, Game, GameError, Move, PerftError, Rules, Violation,
 };
 use crate::tsume::{load_problem, DefenderHand};
 use pyo3::prelude::*;
@@ -156,11 +156,7 @@ impl Position {
         super::check_perft_depth(depth)?;
         let mut pos = slf.game.position().clone();
         // The CLI's check: a depth whose count would pass 2^64 − 1 is refused at once.
-        perft_reach(
-            |d| perft_checked(&mut pos.clone(), d).unwrap_or(u64::MAX),
-            depth,
-        )
-        .map_err(|e| super::input_error(e.to_string()))?;
+        position_reach(&pos, depth).map_err(|e| super::input_error(e.to_string()))?;
         // Not borrowed while counting: `play` from another thread would meet
         // "Already borrowed".
         let py = slf.py();

@@ -184,6 +184,17 @@ pub fn perft_reach(mut counts: impl FnMut(u32) -> u64, depth: u32) -> Result<(),
     })
 }
 
+/// [`perft_reach`] of perft from `pos` (the shallow counts taken on a copy).
+///
+/// # Errors
+/// [`TooDeep`], as [`perft_reach`].
+pub fn position_reach(pos: &Position, depth: u32) -> Result<(), TooDeep> {
+    perft_reach(
+        |d| perft_checked(&mut pos.clone(), d).unwrap_or(u64::MAX),
+        depth,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
