@@ -27,7 +27,9 @@ cannot be read: its row holds the CLI's located error, the first is printed); 3 
 shard failed (its task raised, e.g. ``MemoryError`` for a ``--memory`` the worker cannot
 give, or its worker died more often than Ray retries); the other shards run to their end
 and are kept, no merged file is written, and a rerun computes only the missing shards.
-Ctrl-C stops the driver (exit 130); the shards finished by then are kept.
+Ctrl-C stops the driver (exit 130); the shards finished by then are kept. As the CLI,
+``tsume`` prints ``N of M answer(s) not certified`` on stderr (the exit unchanged) when
+some merged answer's certificate could not be checked.
 
 By default Ray starts a local instance with ``--workers`` CPUs (default: all; ``--threads``,
 the CPUs of each task, must not exceed them, or no task could start);
@@ -580,6 +582,14 @@ def _run(a: argparse.Namespace, out: str) -> int:
             k = r.get("result", "error")
             by[k] = by.get(k, 0) + 1
         print(json.dumps({"problems": len(rows), **by, "shards": a.shards, "out": out}))
+        # The CLI's line for answers whose certificate could not be checked, first on stderr
+        # and with no effect on the exit: counted in the merged answers (kept shards' too) as
+        # the CLI counts them — while certifying, a mate or nomate not certified (refused, or
+        # cut short by a stop: `certified` false or null).
+        if not a.no_certify:
+            uncertified = sum(1 for r in rows if r.get("result") in ("mate", "nomate") and r.get("certified") is not True)
+            if uncertified:
+                print(f"{uncertified} of {len(rows)} answer(s) not certified", file=sys.stderr)
         # The CLI's exit codes and stderr line: 2 (bad input) when a problem could not be
         # read, naming the first; else 1 when a problem is unknown within the limits.
         bad = [r["error"] for r in rows if r.get("result") == "error"]

@@ -2,6 +2,7 @@
 unsharded answer, finished shards are kept and reused. These run the shards in-process
 (``--no-ray``); `.ci/run` runs the same driver on a local 2-worker Ray cluster."""
 
+import dataclasses
 import json
 import os
 import pathlib
@@ -14,7 +15,7 @@ import types
 import pytest
 from conftest import cli_path
 
-from shogi_lab import cluster
+from shogi_lab import cluster, tsume
 
 
 def untimed(lines):
@@ -76,6 +77,45 @@ def test_problem_files_are_read_as_the_cli_reads_them(tmp_path, capsys):
     out = tmp_path / "out-bom"
     assert cluster.main(["tsume", str(bom), "--shards", "1", "--no-ray", "--out", str(out)]) == 0
     assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+
+
+def test_answers_not_certified_are_counted_as_by_the_cli(root, tmp_path, monkeypatch, capsys):
+    # `shogi-lab tsume` prints "N of M answer(s) not certified" (stderr, exit unchanged)
+    # when certificates could not be checked; the driver said nothing. It counts the merged
+    # answers, a resumed run's kept shards too, as the CLI counts: a mate or nomate whose
+    # certificate was refused (certified false) or cut short by a stop (null). Two answers
+    # of cases.sfen are made so here (a real one takes minutes of certificate work).
+    file = root / "specs" / "tsume" / "cases.sfen"
+    rows = {r[0]: r[1] for r in (line.split("\t") for line in file.read_text(encoding="utf-8").splitlines()
+                                 if line.strip() and not line.startswith("#"))}
+    made = {rows["one-ply-gold-gote"]: False, rows["lone-pawn"]: None}
+    real = tsume.solve
+
+    def uncertified(sfen, **limits):
+        r = real(sfen, **limits)
+        return dataclasses.replace(r, certified=made[sfen]) if sfen in made and r.certified else r
+
+    monkeypatch.setattr(tsume, "solve", uncertified)
+    out = tmp_path / "t"
+    argv = ["tsume", str(file), "--nodes", "20000", "--shards", "3", "--no-ray", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"2 of {len(rows)} answer(s) not certified"
+    merged = untimed((out / "merged.jsonl").read_text(encoding="utf-8"))
+    assert [r["certified"] for r in merged if r["id"] in ("one-ply-gold-gote", "lone-pawn")] == [False, None]
+    # Resumed with the real solver: the kept shards' answers still count.
+    monkeypatch.setattr(tsume, "solve", real)
+    (out / "shard-2-of-3.jsonl").unlink()
+    assert cluster.main(argv) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"2 of {len(rows)} answer(s) not certified"
+    # Nothing certified on purpose (--no-certify), or everything certified: no line, as the CLI.
+    for options in (["--no-certify"], []):
+        r = subprocess.run([str(cli_path()), "tsume", str(file), "--json", "--nodes", "20000", *options],
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and "not certified" not in r.stderr, r.stderr
+        assert cluster.main(["tsume", str(file), "--nodes", "20000", *options, "--shards", "2", "--no-ray",
+                             "--out", str(tmp_path / "-".join(["c", *options]))]) == 0
+        assert "not certified" not in capsys.readouterr().err
 
 
 def test_tsume_limits_the_cli_refuses_are_refused(tmp_path, root):
