@@ -3,6 +3,7 @@ unsharded answer, finished shards are kept and reused. These run the shards in-p
 (``--no-ray``); `.ci/run` runs the same driver on a local 2-worker Ray cluster."""
 
 import dataclasses
+import functools
 import json
 import os
 import pathlib
@@ -617,6 +618,72 @@ def test_no_ray_workers_a_failing_shard_is_one_line(root, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert "Traceback" not in r.stderr and len(lines) == 3, r.stderr
     assert lines[-1].startswith("shogi-lab cluster: shard 0/2 failed: MemoryError: ")
+
+
+def flaky_place_shard(marks, plan, pieces, both, method, index, count):
+    """The place shard, run by a local pool process (the driver pickles it by name, so it
+    lives here and not in a test): shard `index` under `plan` (`"kill"`: its process kills
+    itself with SIGKILL, every time; `"kill-once"`: the first time; `"raise"`: MemoryError).
+    Each attempt of a planned shard leaves a file in the directory `marks`."""
+    what = plan.get(index)
+    if what is not None:
+        attempt = len(list(pathlib.Path(marks).glob(f"shard-{index}-*")))
+        (pathlib.Path(marks) / f"shard-{index}-{attempt}").touch()
+        if what == "raise":
+            raise MemoryError("no room")
+        if what == "kill" or attempt == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return cluster.run_place_shard(pieces, both, method, index, count)
+
+
+def attempts(marks, index):
+    return len(list(marks.glob(f"shard-{index}-*")))
+
+
+def test_no_ray_workers_a_shard_whose_process_dies_is_retried(cli, tmp_path, monkeypatch, capsys):
+    # A pool process killed (SIGKILL, the OOM killer) broke the whole pool: that shard and
+    # every shard still running or waiting failed (BrokenProcessPool), and none was retried,
+    # as Ray retries. Now the shard runs again in a new process and the job ends as usual.
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), {1: "kill-once"}))
+    want = cli.json("place", "--count", "--sweep", "RBG")[0]
+    out = tmp_path / "p"
+    capsys.readouterr()
+    assert cluster.main(["place", "RBG", "--sweep", "--shards", "3", "--no-ray", "--workers", "2",
+                         "--out", str(out), "--expect", str(want["count"])]) == 0
+    assert attempts(marks, 1) == 2
+    assert "shard 1/3: its worker process died (killed by SIGKILL); retry 1 of 2" in capsys.readouterr().err
+    assert json.loads((out / "merged.json").read_text())["count"] == want["count"]
+
+
+def test_no_ray_workers_a_shard_that_dies_every_time_fails_after_the_retries(cli, tmp_path, monkeypatch, capsys):
+    # Ray's retries (two) and no more; one line names the shard; a shard that raises is not
+    # retried; the others are kept and a rerun computes the rest.
+    assert cluster.RETRIES == 2
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    plan = {1: "kill", 3: "raise"}
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), plan))
+    out = tmp_path / "p"
+    argv = ["place", "RBG", "--sweep", "--shards", "4", "--no-ray", "--workers", "2", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 3
+    assert (attempts(marks, 1), attempts(marks, 3)) == (3, 1)
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("shard 1/4")] == [
+        "shard 1/4: its worker process died (killed by SIGKILL); retry 1 of 2",
+        "shard 1/4: its worker process died (killed by SIGKILL); retry 2 of 2",
+        "shard 1/4 failed: its worker process died 3 times (the last: killed by SIGKILL)",
+    ]
+    assert [line for line in err if line.startswith("shard 3/4")] == ["shard 3/4 failed: MemoryError: no room"]
+    assert err[-1] == (f"shogi-lab cluster: shard 1/4 failed: its worker process died 3 times (the last: killed by "
+                       f"SIGKILL) (and 1 more shard(s)); the 2 finished shards are kept in {out}, the same command "
+                       "computes the rest")
+    assert sorted(p.name for p in out.glob("shard-*")) == ["shard-0-of-4.json", "shard-2-of-4.json"]
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), {}))
+    assert cluster.main(argv) == 0
+    assert json.loads((out / "merged.json").read_text())["count"] == cli.json("place", "--count", "--sweep", "RBG")[0]["count"]
 
 
 def test_address_with_no_ray_is_refused(tmp_path, capsys):
