@@ -12,6 +12,14 @@ Long calls release the GIL.
 >>> p = shogi_lab.Position.from_usi("position startpos moves 7g7f")
 >>> len(p.legal_moves()), p.perft(2)
 (30, 1110)
+
+A tsume problem (the attacker without a king) is a ``Position`` too:
+
+>>> t = shogi_lab.Position.from_sfen("8k/9/8P/9/9/9/9/9/9 b G 1")
+>>> len(t.legal_moves()), t.perft(3)
+(81, 1380)
+>>> t.play("G*1b"); t.outcome()
+('sente_win', 'checkmate')
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ def write_record(
     headers: Optional[Dict[str, str]] = None,
 ) -> str:
     """The text of a record: ``start`` is a SFEN or ``startpos`` (a game's start, or a tsume
-    problem's, the attacker without a king, as ``read_record`` returns it), ``moves`` USI moves (a
+    problem's, one side without a king, as ``read_record`` and ``Position`` take it), ``moves`` USI moves (a
     list, or one space-separated string such as ``TsumeResult.usi``), ``to`` one of
     ``"kif"``, ``"ki2"``, ``"csa"``, ``"jkf"`` (one JSON object and a newline: what
     ``shogi-lab convert --to jkf`` writes for the same game), ``"usi"``."""

@@ -25,9 +25,12 @@ missing within the limits (a problem ``unknown``, a ``gen tsume`` vector left ou
 2 bad input (an option, a file that cannot be read or is not UTF-8, a problem line that
 cannot be read: its row holds the CLI's located error, the first is printed); 3 a
 shard failed (its task raised, e.g. ``MemoryError`` for a ``--memory`` the worker cannot
-give, or its worker died more often than Ray retries); the other shards run to their end
+give, or its worker process died more often than Ray or the local pool retries: twice);
+the other shards run to their end
 and are kept, no merged file is written, and a rerun computes only the missing shards.
-Ctrl-C stops the driver (exit 130); the shards finished by then are kept.
+Ctrl-C stops the driver (exit 130); the shards finished by then are kept. As the CLI,
+``tsume`` prints ``N of M answer(s) not certified`` on stderr (the exit unchanged) when
+some merged answer's certificate could not be checked.
 
 By default Ray starts a local instance with ``--workers`` CPUs (default: all; ``--threads``,
 the CPUs of each task, must not exceed them, or no task could start);
@@ -35,7 +38,8 @@ the CPUs of each task, must not exceed them, or no task could start);
 (every node needs ``pip install shogi_lab`` of the same version). ``--no-ray`` runs the
 shards without Ray: one after another in this process, or with ``--workers N`` in a pool
 of N local processes (each with ``--threads`` rayon threads; a shard whose process dies
-fails, exit 3, and is not retried); ``--address`` is refused with it.
+runs again in a new one, twice at most as Ray retries it, then fails, exit 3; a shard that
+raises is not retried, here or on Ray); ``--address`` is refused with it.
 
 One driver at a time writes an ``--out``: it holds an exclusive lock (``flock``) on
 ``DIR/driver.lock`` while it runs, and a second driver started on the same directory
@@ -78,6 +82,10 @@ MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"
 LOCK_FILE = "driver.lock"
 # A str argument of a shard this long or longer is put in Ray's object store once.
 SHARED_ARG_CHARS = 100_000
+# A shard whose worker process dies runs again this many more times: Ray's retries of a
+# task (``max_retries``), and the local pool's (``--no-ray --workers``). A shard that
+# raises is not retried by either.
+RETRIES = 2
 
 
 def _write_atomically(path: str, text: str) -> None:
@@ -310,48 +318,155 @@ def _pool_worker(threads: int) -> None:
     os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
 
 
+def _pool_process(conn: Any, threads: int) -> None:
+    """A local pool process: runs the shards the driver sends on ``conn`` (``(function,
+    arguments)``, one at a time) and answers each with ``("done", result)``, or with
+    ``("failed", line)`` when it raised (any exception: only a death is retried); ends at
+    ``None`` or when the driver's end closes."""
+    _pool_worker(threads)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        fn, args = job
+        try:
+            reply: Tuple[str, Any] = ("done", fn(*args))
+        except BaseException as e:  # SystemExit too: the shard's own failure, not a death
+            reply = ("failed", _first_line(e))
+        try:
+            conn.send(reply)
+        except Exception as e:  # a result that cannot be sent (pickled): the shard's failure
+            conn.send(("failed", _first_line(e)))
+
+
+def _death(exitcode: Optional[int]) -> str:
+    """How a pool process ended: ``killed by SIGKILL``, ``exit code 1``."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+class _Slot:
+    """One local pool process, its end of the pipe, and the shard it runs (``None``: idle)."""
+
+    def __init__(self, process: Any, conn: Any) -> None:
+        self.process, self.conn = process, conn
+        self.shard: Optional[int] = None
+
+
 def _run_in_processes(calls: List[Tuple[Callable[..., Any], Tuple[Any, ...]]], todo: List[int], workers: int,
                       threads: int, finish: Callable[[int, Any], None], failed: Dict[int, str], shards: int) -> None:
-    """``--no-ray --workers N``: the shards ``todo`` in a pool of N local processes (started
-    fresh, ``spawn``: a fork would copy this process's rayon pool without its threads),
-    each kept as it ends; a shard that raises, or whose process dies, is recorded in
-    ``failed``. Ctrl-C (``KeyboardInterrupt``) stops the pool's processes and propagates."""
-    import concurrent.futures as cf
+    """``--no-ray --workers N``: the shards ``todo`` in N local processes (started fresh,
+    ``spawn``: a fork would copy this process's rayon pool without its threads), one shard
+    at a time each, each shard kept as it ends. A shard whose process dies (killed, e.g.
+    SIGKILL or the kernel's OOM killer, or crashed) runs again in a new process, up to
+    ``RETRIES`` more times as Ray retries it; then, or when it raises (never retried, as on
+    Ray), it is recorded in ``failed``. Ctrl-C (``KeyboardInterrupt``) stops the processes
+    and propagates. (A ``concurrent.futures`` pool cannot tell whose process died: one
+    death broke the pool and failed every shard still running or waiting.)"""
+    import collections
     import multiprocessing
+    from multiprocessing.connection import wait
 
-    pool = cf.ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_pool_worker, initargs=(threads,))
-    try:
-        # The processes start (spawn) as the shards are submitted: with SIGINT ignored then,
-        # they start with it ignored (exec keeps an ignored signal, and Python then leaves it
-        # so), or a Ctrl-C during their start printed a KeyboardInterrupt traceback from each.
-        # signal.signal works only on the main thread; elsewhere the initializer does it.
-        main_thread = threading.current_thread() is threading.main_thread()
+    context = multiprocessing.get_context("spawn")
+    # signal.signal works only on the main thread; elsewhere _pool_worker does it.
+    main_thread = threading.current_thread() is threading.main_thread()
+
+    def start() -> _Slot:
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_pool_process, args=(theirs, threads), daemon=True)
+        # Started with SIGINT ignored, the process starts with it ignored (exec keeps an
+        # ignored signal, and Python then leaves it so): a Ctrl-C during its start printed a
+        # KeyboardInterrupt traceback from each.
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
         try:
-            futures = {pool.submit(calls[i][0], *calls[i][1]): i for i in todo}
+            process.start()
         finally:
             if main_thread:
                 signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-        left = len(futures)
-        for future in cf.as_completed(futures):
-            i = futures[future]
-            left -= 1
-            try:
-                result = future.result()
-            except Exception as e:  # a shard that raised; a process that died (BrokenProcessPool)
-                failed[i] = _first_line(e)
-                print(f"shard {i}/{shards} failed: {failed[i]}", file=sys.stderr)
-                continue
-            finish(i, result)  # kept even if a later shard fails
-            print(f"shard {i}/{shards} done ({shards - left} of {shards})", file=sys.stderr)
+        theirs.close()
+        return _Slot(process, ours)
+
+    queue = collections.deque(todo)
+    deaths = dict.fromkeys(todo, 0)
+    left = len(todo)  # shards running or waiting (the "k of N" done counts the kept ones)
+    slots: List[_Slot] = []
+    try:
+        while queue or any(s.shard is not None for s in slots):
+            # Every waiting shard to an idle process, starting processes up to `workers`.
+            for slot in [s for s in slots if s.shard is None and not s.process.is_alive()]:
+                slots.remove(slot)  # died idle: no shard's fault
+                slot.conn.close()
+            idle = [s for s in slots if s.shard is None]
+            while len(idle) < len(queue) and len(slots) < workers:
+                slots.append(start())
+                idle.append(slots[-1])
+            for slot in idle:
+                if not queue:
+                    break
+                slot.shard = queue.popleft()
+                try:
+                    slot.conn.send(calls[slot.shard])
+                except OSError:  # its process died: seen below
+                    pass
+            running = [s for s in slots if s.shard is not None]
+            ready = wait([s.conn for s in running] + [s.process.sentinel for s in running])
+            for slot in running:
+                if slot.conn not in ready and slot.process.sentinel not in ready:
+                    continue
+                i = slot.shard
+                assert i is not None
+                reply = None
+                try:
+                    if slot.conn.poll():
+                        reply = slot.conn.recv()
+                except Exception:  # EOF, or a reply cut short by the death
+                    reply = None
+                if reply is not None:
+                    slot.shard = None
+                    left -= 1
+                    kind, value = reply
+                    if kind == "done":
+                        finish(i, value)  # kept even if a later shard fails
+                        print(f"shard {i}/{shards} done ({shards - left} of {shards})", file=sys.stderr)
+                    else:
+                        failed[i] = value
+                        print(f"shard {i}/{shards} failed: {value}", file=sys.stderr)
+                    continue
+                # The process died running shard i.
+                slot.process.join()
+                slot.conn.close()
+                slots.remove(slot)
+                deaths[i] += 1
+                why = _death(slot.process.exitcode)
+                if deaths[i] > RETRIES:
+                    left -= 1
+                    failed[i] = f"its worker process died {deaths[i]} times (the last: {why})"
+                    print(f"shard {i}/{shards} failed: {failed[i]}", file=sys.stderr)
+                else:
+                    print(f"shard {i}/{shards}: its worker process died ({why}); retry {deaths[i]} of {RETRIES}",
+                          file=sys.stderr)
+                    queue.appendleft(i)
     except BaseException:  # Ctrl-C: no shard is waited for
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+        for slot in slots:
+            slot.process.terminate()
+        for slot in slots:
+            slot.process.join()
         raise
-    pool.shutdown(wait=True)
+    for slot in slots:
+        try:
+            slot.conn.send(None)
+        except OSError:
+            pass
+    for slot in slots:
+        slot.process.join()
+        slot.conn.close()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -505,7 +620,7 @@ def _run(a: argparse.Namespace, out: str) -> int:
                     print(f"shogi-lab cluster: warning: no node of the cluster has --threads {a.threads} "
                           f"CPUs (the most: {most:g}); the tasks wait until such a node joins",
                           file=sys.stderr)
-                remote = {fn: ray.remote(num_cpus=a.threads, max_retries=2)(fn) for fn, _ in calls[:1]}
+                remote = {fn: ray.remote(num_cpus=a.threads, max_retries=RETRIES)(fn) for fn, _ in calls[:1]}
                 # A large argument (a tsume file's text) goes to the object store once, and
                 # each task gets its reference (Ray resolves it): passed by value, it was
                 # serialized and stored again for every shard (64 shards of a 300 MB file:
@@ -580,6 +695,14 @@ def _run(a: argparse.Namespace, out: str) -> int:
             k = r.get("result", "error")
             by[k] = by.get(k, 0) + 1
         print(json.dumps({"problems": len(rows), **by, "shards": a.shards, "out": out}))
+        # The CLI's line for answers whose certificate could not be checked, first on stderr
+        # and with no effect on the exit: counted in the merged answers (kept shards' too) as
+        # the CLI counts them — while certifying, a mate or nomate not certified (refused, or
+        # cut short by a stop: `certified` false or null).
+        if not a.no_certify:
+            uncertified = sum(1 for r in rows if r.get("result") in ("mate", "nomate") and r.get("certified") is not True)
+            if uncertified:
+                print(f"{uncertified} of {len(rows)} answer(s) not certified", file=sys.stderr)
         # The CLI's exit codes and stderr line: 2 (bad input) when a problem could not be
         # read, naming the first; else 1 when a problem is unknown within the limits.
         bad = [r["error"] for r in rows if r.get("result") == "error"]

@@ -125,8 +125,13 @@ pub fn run(a: ShowArgs) -> Result<(), Failure> {
         Some(bytes) => super::stdin_position(bytes, rules, a.ply),
         None => super::read_position(&a.position, rules, a.ply),
     };
-    // A tsume position (no attacker king) is shown too.
-    let pos = read(Rules::STANDARD).or_else(|e| read(Rules::TSUME).map_err(|_| e))?;
+    // A tsume position (one side without a king, to move or not: Rules::game_or_tsume)
+    // is shown too.
+    let pos = read(Rules::STANDARD).or_else(|e| {
+        read(Rules::TSUME)
+            .or_else(|_| read(Rules::TSUME.swapped()))
+            .map_err(|_| e)
+    })?;
     let pic = Picture::from_position(&pos);
     if let Some(path) = &a.svg {
         write_atomically(path, &picture_svg(&pic))?;

@@ -7,10 +7,10 @@
 //! - **CSA** ([`read_csa`], every game of the file): the name ends in `.csa` in any
 //!   case (`GAME.CSA`, as the CLI's record-file test takes it), or the first line
 //!   starts with `V2`, `V3`, `PI`, `P1`, `N+`, `N-` or `$`;
-//! - **USI** ([`parse_usi_position`], one game a non-blank line): the first line
-//!   starts with `position`, `sfen` or `startpos`; each line is checked as a
-//!   standard position, else as a tsume one (no attacker king), and its moves are
-//!   played from it;
+//! - **USI** ([`parse_game_or_tsume`], one game a non-blank line): the first line
+//!   starts with `position`, `sfen` or `startpos`; each line is checked as a game's
+//!   position, or a tsume one when a side has no king (the attacker, to move or not),
+//!   and its moves are played from it;
 //! - **KIF/KI2** ([`read_kif`], one game) otherwise, whatever the name.
 //!
 //! The first line is the first one that is not blank, not a CSA comment (`'…`)
@@ -26,8 +26,7 @@
 use super::csa::read_csa;
 use super::kif::read_kif;
 use super::record::{decode, Record, RecordError, RecordErrorKind, BOM};
-use super::sfen::{parse_usi_position, UsiPositionError};
-use crate::rules::Rules;
+use super::sfen::{parse_game_or_tsume, UsiPositionError};
 use std::fmt;
 use thiserror::Error;
 
@@ -270,20 +269,19 @@ fn read_usi_lines(text: &str) -> Result<Vec<Record>, ReadError> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let u = parse_usi_position(l, Rules::STANDARD)
-            .or_else(|_| parse_usi_position(l, Rules::TSUME))
-            .map_err(|e| {
-                let at = match &e {
-                    UsiPositionError::Sfen(s) => s.span.start,
-                    UsiPositionError::Move { span, .. } => span.start,
-                };
-                ReadError {
-                    format: Some(RecordFormat::Usi),
-                    line: i + 1,
-                    column: Some(char_column(l, at)),
-                    kind: ReadErrorKind::Usi(e),
-                }
-            })?;
+        // A game, or a tsume problem (one side without a king: Rules::game_or_tsume).
+        let u = parse_game_or_tsume(l).map_err(|e| {
+            let at = match &e {
+                UsiPositionError::Sfen(s) => s.span.start,
+                UsiPositionError::Move { span, .. } => span.start,
+            };
+            ReadError {
+                format: Some(RecordFormat::Usi),
+                line: i + 1,
+                column: Some(char_column(l, at)),
+                kind: ReadErrorKind::Usi(e),
+            }
+        })?;
         let mut start = u.position.clone();
         for _ in 0..u.moves.len() {
             start.undo();
@@ -405,6 +403,18 @@ mod tests {
         assert_eq!(
             write_sfen(&r[1].start),
             "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+        );
+        // The same problem after ▲4二金: the defender to move, the attacker still kingless
+        // (it was read as a game's start and refused: Sente has no king). With neither
+        // king, refused for both.
+        let after = "position sfen 4k4/5G3/4P4/9/9/9/9/9/9 w 2r2b3g4s4n4l17p 2 moves 5a6b\n";
+        let r = read_records("a.usi", after.as_bytes()).unwrap();
+        assert_eq!(moves(&r[0]), ["5a6b"]);
+        let e = read_records("a.usi", b"sfen 9/9/9/9/9/9/9/9/9 w - 1\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("illegal position: Sente has no king; Gote has no king"),
+            "{e}"
         );
         // Bare SFENs are not detected: read as KIF and refused.
         let bare = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n";

@@ -542,6 +542,20 @@ pub fn parse_usi_position(text: &str, rules: Rules) -> Result<UsiPosition, UsiPo
     u.play_moves(start)
 }
 
+/// [`parse_usi_position`] under the rules of a game or a tsume problem, chosen by the
+/// kings of the start ([`Rules::game_or_tsume`]): both kings, or one side without a king
+/// (the attacker, to move or not). What the Python `Position` and `write_record` take.
+///
+/// # Errors
+/// As [`parse_usi_position`]; a start without either king is refused for both.
+pub fn parse_game_or_tsume(text: &str) -> Result<UsiPosition, UsiPositionError> {
+    let u = read_usi_position(text)?;
+    let rules = Rules::game_or_tsume(&u.setup);
+    let start = Position::from_setup(u.setup.clone(), rules)
+        .map_err(|e| err(SfenErrorKind::Illegal(e), 0..text.len()))?;
+    u.play_moves(start)
+}
+
 /// Writes `position sfen <SFEN> moves …` (or `position startpos moves …` when the start is the standard one).
 pub fn write_usi_position(start: &Position, moves: &[Move]) -> String {
     let sfen = write_sfen(start);

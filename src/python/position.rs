@@ -1,16 +1,15 @@
 //! `shogi_lab.Position`: a game from a start position (so `outcome()` sees
-//! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]).
+//! 千日手 and 連続王手の千日手 through [`crate::rules::Game`]), or a tsume problem's:
+//! one side without a king ([`crate::rules::Rules::game_or_tsume`]), as a record's
+//! reader and `shogi-lab moves`/`perft` take it.
 
 use super::{argument_message, input_error, Unsigned};
 use crate::input_error::{InputError, Located, Location, Origin};
 use crate::notation::sfen::{
-    parse_usi_position, read_usi_position, resolve_usi_move, write_sfen, SfenErrorKind,
+    parse_game_or_tsume, read_usi_position, resolve_usi_move, write_sfen, SfenErrorKind,
     UsiPositionError,
 };
-use crate::rules::{
-    perft_count, position_reach, Game, GameError, Move, PerftError, Rules, Violation,
-};
-use crate::tsume::{load_problem, DefenderHand};
+use crate::rules::{perft_count, position_reach, Game, GameError, Move, PerftError, Violation};
 use pyo3::prelude::*;
 use std::ops::Range;
 
@@ -42,9 +41,9 @@ impl Located for GameMoveError {
     }
 }
 
-/// Why `text` is not a game position, as one line placed in `text` ([`argument_message`]).
-/// A text without the side to move's king that is a tsume problem (the attacker needs
-/// none) says so and where it goes: a game needs both kings.
+/// Why `text` is not a position, as one line placed in `text` ([`argument_message`]). A
+/// start without either king says what a `Position` needs: a game has both kings, a tsume
+/// problem its defender's.
 fn bad_position(text: &str, e: &UsiPositionError) -> PyErr {
     let mut message = argument_message("bad position", text, e);
     let kingless = match e {
@@ -57,10 +56,10 @@ fn bad_position(text: &str, e: &UsiPositionError) -> PyErr {
         },
         _ => false,
     };
-    if kingless && load_problem(text, DefenderHand::AsGiven).is_ok() {
+    if kingless {
         message.push_str(
-            " (a game Position needs both kings; this is a tsume problem, whose attacker needs \
-             none: solve it with shogi_lab.tsume.solve)",
+            " (a Position needs a king: a game has both, a tsume problem its defender's; \
+             `shogi-lab moves` and `perft` also take a position without any)",
         );
     }
     input_error(message)
@@ -84,9 +83,9 @@ impl Position {
         }
     }
 
-    /// A position from a SFEN (`sfen`/`position` prefixes and `moves …` accepted). A game
-    /// needs both kings: a tsume problem (the attacker without a king) is refused with a
-    /// message pointing to `shogi_lab.tsume.solve`.
+    /// A position from a SFEN (`sfen`/`position` prefixes and `moves …` accepted): a game's
+    /// (both kings) or a tsume problem's (one side without a king: the attacker, to move
+    /// or not), the hands as given. A position without either king is refused.
     #[staticmethod]
     fn from_sfen(sfen: &str) -> PyResult<Position> {
         Position::from_usi(sfen)
@@ -97,7 +96,7 @@ impl Position {
     /// (`bad position: 1:16: move 1: illegal move 1a1a`: line 1, character 16).
     #[staticmethod]
     fn from_usi(usi: &str) -> PyResult<Position> {
-        let u = parse_usi_position(usi, Rules::STANDARD).map_err(|e| bad_position(usi, &e))?;
+        let u = parse_game_or_tsume(usi).map_err(|e| bad_position(usi, &e))?;
         let mut start = u.position.clone();
         for _ in 0..u.moves.len() {
             start.undo();
@@ -190,7 +189,7 @@ impl Position {
         crate::notation::sfen::write_usi_position(self.game.start(), &self.game.moves())
     }
 
-    /// Whether the side to move is in check.
+    /// Whether the side to move is in check (never when it has no king).
     fn in_check(&self) -> bool {
         self.game.position().in_check()
     }
@@ -204,7 +203,9 @@ impl Position {
     }
 
     /// `(result, reason)`: `("ongoing", None)`, `("sente_win" | "gote_win", "checkmate" |
-    /// "no_legal_moves" | "perpetual_check")` or `("draw", "repetition")`.
+    /// "no_legal_moves" | "perpetual_check")` or `("draw", "repetition")`. In a tsume
+    /// position the side without a king is never in check, so never mated and never
+    /// the victim of 連続王手の千日手; like any side it loses with no legal move.
     fn outcome(&self) -> (&'static str, Option<&'static str>) {
         let o = self.game.outcome();
         (o.result(), o.reason())

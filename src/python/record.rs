@@ -8,8 +8,9 @@ use crate::notation::detect::read_records;
 use crate::notation::jkf::write_jkf;
 use crate::notation::kif::{write_kif, Flavor};
 use crate::notation::record::Record;
-use crate::notation::sfen::{parse_usi_position, resolve_usi_move, write_sfen, write_usi_position};
-use crate::rules::Rules;
+use crate::notation::sfen::{
+    parse_game_or_tsume, resolve_usi_move, write_sfen, write_usi_position,
+};
 use pyo3::prelude::*;
 
 /// The first game of a KIF/KI2/CSA/USI file, read as the CLI reads it
@@ -54,10 +55,9 @@ pub fn write_record(
     to: &str,
     headers: Option<Vec<(String, String)>>,
 ) -> PyResult<String> {
-    // A game's start, or a tsume problem's (the attacker without a king), as a record's
-    // reader takes them (`notation::detect`).
-    let mut pos = parse_usi_position(start, Rules::STANDARD)
-        .or_else(|e| parse_usi_position(start, Rules::TSUME).map_err(|_| e))
+    // A game's start, or a tsume problem's (one side without a king, to move or not), as
+    // a record's reader and `Position` take them (`Rules::game_or_tsume`).
+    let mut pos = parse_game_or_tsume(start)
         .map_err(|e| argument_error("bad start position", start, &e))?
         .position;
     let begin = pos.clone();

@@ -56,6 +56,27 @@ impl Rules {
             king_not_to_move_required: self.king_to_move_required,
         }
     }
+
+    /// The rules of a game or of a tsume problem, as the kings of `setup` say: a side
+    /// without a king is a tsume attacker — [`Rules::TSUME`] when it is to move,
+    /// [`Rules::TSUME`]`.swapped()` when the defender is (a problem after an odd number
+    /// of moves) —, else [`Rules::STANDARD`] (both kings; with neither, the position is
+    /// refused for both: a game and a tsume defender need a king). What a record's
+    /// reader, `show` and the Python `Position` take.
+    pub fn game_or_tsume(setup: &Setup) -> Rules {
+        let has_king = |c: Color| {
+            setup
+                .board
+                .iter()
+                .flatten()
+                .any(|p| p.kind == PieceKind::King && p.color == c)
+        };
+        match (has_king(setup.side_to_move), has_king(!setup.side_to_move)) {
+            (false, true) => Rules::TSUME,
+            (true, false) => Rules::TSUME.swapped(),
+            _ => Rules::STANDARD,
+        }
+    }
 }
 
 impl Default for Rules {
@@ -1067,6 +1088,26 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A side without a king is the tsume attacker, whoever is to move; both kings or
+    /// neither: the standard rules (which refuse neither).
+    #[test]
+    fn game_or_tsume_rules_follow_the_kings() {
+        use crate::notation::sfen::parse_setup;
+        for (sfen, rules) in [
+            ("4k4/9/9/9/9/9/9/9/4K4 b - 1", Rules::STANDARD),
+            ("8k/9/8P/9/9/9/9/9/9 b G 1", Rules::TSUME),
+            ("8k/9/8P/9/9/9/9/9/9 w G 2", Rules::TSUME.swapped()),
+            ("9/9/9/9/9/9/9/9/K8 b - 1", Rules::TSUME.swapped()),
+            ("9/9/9/9/9/9/9/9/K8 w - 1", Rules::TSUME),
+            ("9/9/9/9/9/9/9/9/9 b - 1", Rules::STANDARD),
+        ] {
+            let setup = parse_setup(sfen).unwrap();
+            assert_eq!(Rules::game_or_tsume(&setup), rules, "{sfen}");
+            let legal = Position::from_setup(setup, rules);
+            assert_eq!(legal.is_ok(), sfen.contains(['k', 'K']), "{sfen}");
+        }
+    }
 
     /// The rest of the pieces: none at the start; on a bare board with two kings, the
     /// full set less the other hand; a kind over its full set gets none.

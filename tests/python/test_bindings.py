@@ -1,8 +1,11 @@
 """Every binding checked against the CLI's answer for the same input."""
 
+import copy
 import dataclasses
 from fractions import Fraction
 import json
+import pickle
+import random
 import subprocess
 
 import pytest
@@ -17,6 +20,9 @@ POSITIONS = [
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
     "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
     "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+    # Tsume positions: the attacker without a king to move, then the defender to move.
+    "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+    "position sfen 8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves G*2b",
 ]
 
 
@@ -40,19 +46,23 @@ def test_legal_moves_and_perft_match_the_cli(cli, text):
 
 
 def test_perft_counts_from_specs(root):
+    # kingless.perft (cshogi's counts) included: a tsume position (one side without a
+    # king, to move or not) is a Position; one without either king is refused.
+    refused = 0
     for f in sorted((root / "specs" / "perft").glob("*.perft")):
-        if f.name == "kingless.perft":
-            # Positions without a king: the CLI's `moves`/`perft` take them, a game
-            # Position does not (test_a_tsume_position_is_no_game_position_...).
-            continue
         sfen = None
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.startswith("sfen "):
                 sfen = line[5:]
             elif line.startswith("perft ") and sfen:
                 _, d, n = line.split()
-                if int(n) <= 200_000:
+                if "K" not in sfen.split()[0] and "k" not in sfen.split()[0]:
+                    with pytest.raises(ShogiLabError, match="Sente has no king; Gote has no king"):
+                        Position.from_sfen(sfen)
+                    refused += 1
+                elif int(n) <= 200_000:
                     assert Position.from_sfen(sfen).perft(int(d)) == int(n), (f.name, sfen, d)
+    assert refused > 0
 
 
 def test_play_sfen_check_and_outcome():
@@ -168,20 +178,148 @@ MATE1_MOVES = "8k/9/8P/9/9/9/9/9/9 b G 1 moves 1a1a"
 WORLD_Z = "玉 飛 Z * * * * * * * * * * * * * * * * *"
 
 
-def test_a_tsume_position_is_no_game_position_and_says_where_it_goes():
-    # Refused by design (a game needs both kings; the CLI's `moves` and `perft` accept it
-    # since they take tsume positions, Rules::KINGS_OPTIONAL), but the message says why and
-    # where such a position goes (it ended in `(at bytes 0..25)`).
-    with pytest.raises(ShogiLabError) as e:
-        Position.from_sfen(MATE1)
-    msg = str(e.value)
-    assert msg.startswith("bad position: 1:1: illegal position: Sente has no king")
-    assert "shogi_lab.tsume.solve" in msg and "bytes" not in msg
-    assert tsume.solve(MATE1).result == "mate"
-    # Not a tsume problem either: no pointer to the solver.
-    with pytest.raises(ShogiLabError) as e:
-        Position.from_sfen("9/9/9/9/9/9/9/9/9 b - 1")
-    assert "tsume" not in str(e.value)
+def tsume_positions(root):
+    """Kingless positions, either side to move: the problems of cases.sfen and the first 30
+    classics as given (a few with both kings), and three seeded random walks from each."""
+    starts = []
+    for name, limit in [("cases.sfen", None), ("classics.sfen", 30)]:
+        rows = [line.split("\t") for line in (root / "specs" / "tsume" / name).read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")]
+        starts += [r[1] for r in rows][:limit]
+    rng = random.Random(1)
+    sfens = []
+    for start in starts:
+        for _ in range(3):
+            p = Position.from_usi(start)
+            sfens.append(p.sfen())
+            for _ in range(rng.randrange(1, 12)):
+                if not p.legal_moves():
+                    break
+                p.play(rng.choice(p.legal_moves()))
+                sfens.append(p.sfen())
+    return sfens
+
+
+def test_tsume_positions_have_the_clis_moves_and_cshogis(cli, root, tmp_path):
+    # A tsume problem (the attacker without a king) was refused as a Position: its legal
+    # moves are `shogi-lab moves`'s and cshogi's, the attacker to move or the defender
+    # (the position after an odd number of moves, read back from its SFEN).
+    cshogi = pytest.importorskip("cshogi")
+    sfens = tsume_positions(root)
+    no_king = {(side, "K" in board if side == "b" else "k" in board)
+               for board, side in (s.split()[:2] for s in sfens) if "K" not in board or "k" not in board}
+    assert no_king == {("b", False), ("w", False), ("b", True), ("w", True)}  # each side, to move or not
+    file = tmp_path / "tsume.sfen"
+    file.write_text("".join(s + "\n" for s in sfens), encoding="utf-8")
+    want = [line.split("\t") for line in cli("moves", str(file)).splitlines()]
+    assert [w[0] for w in want] == sfens
+    for sfen, (_, moves) in zip(sfens, want):
+        ours = sorted(Position.from_sfen(sfen).legal_moves())
+        assert ours == (moves.split() if moves else []), sfen
+        board = cshogi.Board(sfen)
+        assert ours == sorted(cshogi.move_to_usi(m) for m in board.legal_moves), sfen
+
+
+def test_tsume_perft_is_the_clis(cli, root):
+    # The same counts as `shogi-lab perft` on a few tsume positions of each kind (the
+    # kingless.perft counts, cshogi's, in test_perft_counts_from_specs).
+    sfens = tsume_positions(root)[::97]
+    assert len(sfens) >= 8
+    for sfen in sfens:
+        want = int(cli("perft", sfen, "3").split()[1])
+        assert Position.from_sfen(sfen).perft(3) == want, sfen
+
+
+# (start, moves, the outcome): a tsume position played as a game. The attacker (no king)
+# mates; has no move; checks for ever (連続王手の千日手: it loses); repeats without checking.
+TSUME_GAMES = [
+    ("8k/9/8P/9/9/9/9/9/9 b G 1", "G*1b", ("sente_win", "checkmate")),
+    ("4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1", "", ("gote_win", "no_legal_moves")),
+    ("8k/9/9/9/9/9/9/9/6R2 b - 1", "3i1i" + " 1a2a 1i2i 2a1a 2i1i" * 3, ("gote_win", "perpetual_check")),
+    ("8k/9/9/9/9/9/9/9/6R2 b - 1", " ".join(["3i4i 1a2a 4i3i 2a1a"] * 3), ("draw", "repetition")),
+    ("8k/9/8P/9/9/9/9/9/9 w G 2", "1a2a", ("ongoing", None)),
+    ("k8/9/9/9/9/9/9/9/K8 w - 1", "9a8a", ("ongoing", None)),
+]
+
+
+def test_a_tsume_position_ends_as_the_cli_ends_it(cli, tmp_path):
+    # Position.outcome() of a tsume game is the outcome `convert --json` gives the same
+    # game read as a USI record; the kingless side is never in check.
+    file = tmp_path / "games.usi"
+    file.write_text("".join(f"position sfen {s}" + (f" moves {m}" if m else "") + "\n"
+                            for s, m, _ in TSUME_GAMES), encoding="utf-8")
+    want = cli.json("convert", "--to", "usi", str(file))
+    assert len(want) == len(TSUME_GAMES)
+    for (start, moves, outcome), w in zip(TSUME_GAMES, want):
+        p = Position.from_sfen(start)
+        for m in moves.split():
+            p.play(m)
+        assert p.outcome() == outcome == (w["outcome"]["result"], w["outcome"]["reason"]), (start, moves)
+        assert p.sfen() == w["sfen"] and p.moves() == w["moves"]
+        assert Position.from_usi(p.usi()).outcome() == outcome
+        kingless = "K" if p.side_to_move() == "b" else "k"
+        if kingless not in p.sfen().split()[0]:
+            assert not p.in_check()
+        if outcome[0] != "ongoing" and p.legal_moves():
+            with pytest.raises(ShogiLabError, match="the game is over"):
+                p.play(p.legal_moves()[0])
+
+
+def test_a_solved_mate_line_plays_to_checkmate(root):
+    # The notebook's way: solve, then play the line on the problem as solved (its sfen, the
+    # defender's hand filled in), where interpositions from that hand are legal.
+    mates = 0
+    for line in (root / "specs" / "tsume" / "cases.sfen").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        sfen = line.split("\t")[1]
+        r = tsume.solve(sfen, nodes=200_000, defender_hand_as_given=line.split("\t")[3] == "given")
+        if r.result != "mate":
+            continue
+        p = Position.from_sfen(r.sfen)
+        attacker = p.side_to_move()
+        for m in r.moves:
+            p.play(m)
+        assert p.outcome() == ("sente_win" if attacker == "b" else "gote_win", "checkmate"), line
+        mates += 1
+    assert mates >= 5
+
+
+def test_a_tsume_position_is_shown_copied_and_written_as_a_game(root, tmp_path):
+    # repr, pickle (Ray, multiprocessing), copy, SVG and every record format: what a game
+    # Position does, from a tsume problem and from the defender's turn after one move.
+    # Position.from_record read a tsume KIF, but its pickle and repr did not read back.
+    kif = root / "specs" / "records" / "sjis_tsume_bod.kif"
+    start, moves, _ = shogi_lab.read_record(str(kif))
+    assert "K" not in start.split()[0]
+    assert Position.from_record(str(kif)) == Position.from_sfen(start)
+    for p in [Position.from_sfen(start), Position.from_record(str(kif), ply=1),
+              Position.from_sfen(Position.from_record(str(kif), ply=1).sfen())]:
+        assert eval(repr(p), {"Position": Position}) == p
+        q = pickle.loads(pickle.dumps(p))
+        assert (q.usi(), q.outcome()) == (p.usi(), p.outcome())
+        assert copy.deepcopy(p).usi() == p.usi()
+        assert "<svg" in p._repr_svg_()
+        for fmt in ["kif", "ki2", "csa", "jkf", "usi"]:
+            text = shogi_lab.write_record(p.start_sfen(), p.moves(), to=fmt)
+            if fmt == "jkf":
+                continue  # written, not read (the crate reads no JKF)
+            path = tmp_path / f"game.{fmt}"
+            path.write_text(text, encoding="utf-8")
+            back, back_moves, _ = shogi_lab.read_record(str(path))
+            # A record keeps no move number.
+            assert (back.split()[:3], back_moves) == (p.start_sfen().split()[:3], p.moves()), fmt
+
+
+def test_a_position_without_either_king_is_refused_in_one_line():
+    for text in ["9/9/9/9/9/9/9/9/9 b - 1",
+                 "lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG1GSNL b - 1"]:
+        with pytest.raises(ShogiLabError) as e:
+            Position.from_sfen(text)
+        assert str(e.value) == (
+            "bad position: 1:1: illegal position: Sente has no king; Gote has no king (a Position needs a "
+            "king: a game has both, a tsume problem its defender's; `shogi-lab moves` and `perft` also take "
+            "a position without any)")
 
 
 MATE1 = "8k/9/8P/9/9/9/9/9/9 b G 1"

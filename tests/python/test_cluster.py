@@ -2,6 +2,8 @@
 unsharded answer, finished shards are kept and reused. These run the shards in-process
 (``--no-ray``); `.ci/run` runs the same driver on a local 2-worker Ray cluster."""
 
+import dataclasses
+import functools
 import json
 import os
 import pathlib
@@ -14,7 +16,7 @@ import types
 import pytest
 from conftest import cli_path
 
-from shogi_lab import cluster
+from shogi_lab import cluster, tsume
 
 
 def untimed(lines):
@@ -76,6 +78,45 @@ def test_problem_files_are_read_as_the_cli_reads_them(tmp_path, capsys):
     out = tmp_path / "out-bom"
     assert cluster.main(["tsume", str(bom), "--shards", "1", "--no-ray", "--out", str(out)]) == 0
     assert untimed((out / "merged.jsonl").read_text(encoding="utf-8")) == want
+
+
+def test_answers_not_certified_are_counted_as_by_the_cli(root, tmp_path, monkeypatch, capsys):
+    # `shogi-lab tsume` prints "N of M answer(s) not certified" (stderr, exit unchanged)
+    # when certificates could not be checked; the driver said nothing. It counts the merged
+    # answers, a resumed run's kept shards too, as the CLI counts: a mate or nomate whose
+    # certificate was refused (certified false) or cut short by a stop (null). Two answers
+    # of cases.sfen are made so here (a real one takes minutes of certificate work).
+    file = root / "specs" / "tsume" / "cases.sfen"
+    rows = {r[0]: r[1] for r in (line.split("\t") for line in file.read_text(encoding="utf-8").splitlines()
+                                 if line.strip() and not line.startswith("#"))}
+    made = {rows["one-ply-gold-gote"]: False, rows["lone-pawn"]: None}
+    real = tsume.solve
+
+    def uncertified(sfen, **limits):
+        r = real(sfen, **limits)
+        return dataclasses.replace(r, certified=made[sfen]) if sfen in made and r.certified else r
+
+    monkeypatch.setattr(tsume, "solve", uncertified)
+    out = tmp_path / "t"
+    argv = ["tsume", str(file), "--nodes", "20000", "--shards", "3", "--no-ray", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"2 of {len(rows)} answer(s) not certified"
+    merged = untimed((out / "merged.jsonl").read_text(encoding="utf-8"))
+    assert [r["certified"] for r in merged if r["id"] in ("one-ply-gold-gote", "lone-pawn")] == [False, None]
+    # Resumed with the real solver: the kept shards' answers still count.
+    monkeypatch.setattr(tsume, "solve", real)
+    (out / "shard-2-of-3.jsonl").unlink()
+    assert cluster.main(argv) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"2 of {len(rows)} answer(s) not certified"
+    # Nothing certified on purpose (--no-certify), or everything certified: no line, as the CLI.
+    for options in (["--no-certify"], []):
+        r = subprocess.run([str(cli_path()), "tsume", str(file), "--json", "--nodes", "20000", *options],
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and "not certified" not in r.stderr, r.stderr
+        assert cluster.main(["tsume", str(file), "--nodes", "20000", *options, "--shards", "2", "--no-ray",
+                             "--out", str(tmp_path / "-".join(["c", *options]))]) == 0
+        assert "not certified" not in capsys.readouterr().err
 
 
 def test_tsume_limits_the_cli_refuses_are_refused(tmp_path, root):
@@ -577,6 +618,72 @@ def test_no_ray_workers_a_failing_shard_is_one_line(root, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert "Traceback" not in r.stderr and len(lines) == 3, r.stderr
     assert lines[-1].startswith("shogi-lab cluster: shard 0/2 failed: MemoryError: ")
+
+
+def flaky_place_shard(marks, plan, pieces, both, method, index, count):
+    """The place shard, run by a local pool process (the driver pickles it by name, so it
+    lives here and not in a test): shard `index` under `plan` (`"kill"`: its process kills
+    itself with SIGKILL, every time; `"kill-once"`: the first time; `"raise"`: MemoryError).
+    Each attempt of a planned shard leaves a file in the directory `marks`."""
+    what = plan.get(index)
+    if what is not None:
+        attempt = len(list(pathlib.Path(marks).glob(f"shard-{index}-*")))
+        (pathlib.Path(marks) / f"shard-{index}-{attempt}").touch()
+        if what == "raise":
+            raise MemoryError("no room")
+        if what == "kill" or attempt == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return cluster.run_place_shard(pieces, both, method, index, count)
+
+
+def attempts(marks, index):
+    return len(list(marks.glob(f"shard-{index}-*")))
+
+
+def test_no_ray_workers_a_shard_whose_process_dies_is_retried(cli, tmp_path, monkeypatch, capsys):
+    # A pool process killed (SIGKILL, the OOM killer) broke the whole pool: that shard and
+    # every shard still running or waiting failed (BrokenProcessPool), and none was retried,
+    # as Ray retries. Now the shard runs again in a new process and the job ends as usual.
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), {1: "kill-once"}))
+    want = cli.json("place", "--count", "--sweep", "RBG")[0]
+    out = tmp_path / "p"
+    capsys.readouterr()
+    assert cluster.main(["place", "RBG", "--sweep", "--shards", "3", "--no-ray", "--workers", "2",
+                         "--out", str(out), "--expect", str(want["count"])]) == 0
+    assert attempts(marks, 1) == 2
+    assert "shard 1/3: its worker process died (killed by SIGKILL); retry 1 of 2" in capsys.readouterr().err
+    assert json.loads((out / "merged.json").read_text())["count"] == want["count"]
+
+
+def test_no_ray_workers_a_shard_that_dies_every_time_fails_after_the_retries(cli, tmp_path, monkeypatch, capsys):
+    # Ray's retries (two) and no more; one line names the shard; a shard that raises is not
+    # retried; the others are kept and a rerun computes the rest.
+    assert cluster.RETRIES == 2
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    plan = {1: "kill", 3: "raise"}
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), plan))
+    out = tmp_path / "p"
+    argv = ["place", "RBG", "--sweep", "--shards", "4", "--no-ray", "--workers", "2", "--out", str(out)]
+    capsys.readouterr()
+    assert cluster.main(argv) == 3
+    assert (attempts(marks, 1), attempts(marks, 3)) == (3, 1)
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("shard 1/4")] == [
+        "shard 1/4: its worker process died (killed by SIGKILL); retry 1 of 2",
+        "shard 1/4: its worker process died (killed by SIGKILL); retry 2 of 2",
+        "shard 1/4 failed: its worker process died 3 times (the last: killed by SIGKILL)",
+    ]
+    assert [line for line in err if line.startswith("shard 3/4")] == ["shard 3/4 failed: MemoryError: no room"]
+    assert err[-1] == (f"shogi-lab cluster: shard 1/4 failed: its worker process died 3 times (the last: killed by "
+                       f"SIGKILL) (and 1 more shard(s)); the 2 finished shards are kept in {out}, the same command "
+                       "computes the rest")
+    assert sorted(p.name for p in out.glob("shard-*")) == ["shard-0-of-4.json", "shard-2-of-4.json"]
+    monkeypatch.setattr(cluster, "run_place_shard", functools.partial(flaky_place_shard, str(marks), {}))
+    assert cluster.main(argv) == 0
+    assert json.loads((out / "merged.json").read_text())["count"] == cli.json("place", "--count", "--sweep", "RBG")[0]["count"]
 
 
 def test_address_with_no_ray_is_refused(tmp_path, capsys):

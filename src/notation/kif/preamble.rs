@@ -7,7 +7,7 @@ use super::err;
 use super::handicap::handicap_setup;
 use super::numbers::kanji_number;
 use crate::notation::record::{BoardRowError, RecordError, RecordErrorKind};
-use crate::rules::{ByColor, Color, Hand, Piece, PieceKind, Position, Rules, Setup, Square};
+use crate::rules::{ByColor, Color, Hand, Piece, Position, Rules, Setup, Square};
 
 /// What the header part has said so far.
 #[derive(Default)]
@@ -197,17 +197,9 @@ fn is_header_key(k: &str) -> bool {
         && !k.contains(|c: char| c.is_whitespace() || "(){}（）[]<>".contains(c))
 }
 
-/// The position for a setup: tsume rules when the side to move has no king.
+/// The position for a setup: a game's, or a tsume problem's when one side has no king
+/// ([`Rules::game_or_tsume`]: the kingless side attacks, whoever is to move).
 pub(crate) fn position_from_setup(setup: Setup) -> Result<Position, RecordErrorKind> {
-    let has_king = setup
-        .board
-        .iter()
-        .flatten()
-        .any(|p| p.kind == PieceKind::King && p.color == setup.side_to_move);
-    let rules = if has_king {
-        Rules::STANDARD
-    } else {
-        Rules::TSUME
-    };
+    let rules = Rules::game_or_tsume(&setup);
     Position::from_setup(setup, rules).map_err(RecordErrorKind::Position)
 }
