@@ -313,6 +313,63 @@ fn go_mate_answers_checked_lines_and_complete_disproofs() {
     );
 }
 
+/// Each mate proven is shown as soon as it is proven, before the answer: its first proof,
+/// then each shorter proof of the minimality search, as `info depth L score mate L nodes N
+/// time T pv …` with the line read off the table then. Every pv replays from the position
+/// as a mate line (legal, every attacker move a check, ending in mate) of at most L plies,
+/// and L falls from line to line down to the answer's proven length. 図巧33 proves 21, 19
+/// and 17 plies (its 17 shown by a 13-ply line: the table's defence, not a longest one);
+/// 図巧40 43, 39, 33, 29, 27, 23 and 21 (its 43 by a 17-ply line).
+#[test]
+fn go_mate_shows_the_line_of_each_mate_proven_before_its_answer() {
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let mut e = Engine::start();
+    e.handshake();
+    for (id, proofs) in [("zukou-033", 3), ("zukou-040", 7)] {
+        let sfen = classics
+            .lines()
+            .find(|l| l.starts_with(&format!("{id}\t")))
+            .and_then(|l| l.split('\t').nth(1))
+            .unwrap();
+        let sfen = usi_sfen(sfen);
+        let pos = load_problem(&sfen, DefenderHand::AsGiven).unwrap();
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 60000");
+        let (_, reply, before) = e.expect_prefix("checkmate");
+        let answer = moves_of(&pos, reply.strip_prefix("checkmate ").unwrap());
+        let shown: Vec<&String> = before
+            .iter()
+            .filter(|l| l.starts_with("info depth ") && l.contains(" nodes "))
+            .collect();
+        assert!(shown.len() >= proofs, "{id}: {before:?}");
+        let (mut last, mut last_nodes) = (u32::MAX, 0u64);
+        for l in &shown {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(
+                [w[1], w[3], w[4], w[6], w[8], w[10]],
+                ["depth", "score", "mate", "nodes", "time", "pv"],
+                "{id}: {l}"
+            );
+            let bound: u32 = w[5].parse().unwrap();
+            assert_eq!(w[2], w[5], "{id}: {l}");
+            let nodes: u64 = w[7].parse().unwrap();
+            let pv = moves_of(&pos, &w[11..].join(" "));
+            verify_mate_line(&pos, &pv).unwrap_or_else(|err| panic!("{id}: {l}: {err}"));
+            assert!(pv.len() as u32 <= bound, "{id}: {l}");
+            assert!(bound < last && nodes >= last_nodes, "{id}: {shown:?}");
+            (last, last_nodes) = (bound, nodes);
+        }
+        // The last proof is the answer's length, proven shortest.
+        assert_eq!(last as usize, answer.len(), "{id}: {before:?}");
+        assert!(
+            before.iter().any(|l| l.starts_with(&format!(
+                "info string mate in {last} plies (proven shortest)"
+            ))),
+            "{id}: {before:?}"
+        );
+    }
+}
+
 /// The search thread gets the solver's deep stack whatever the default for new threads
 /// (`RUST_MIN_STACK`; Rust's own 2 MiB is less than twice what ミクロコスモス's search needs in
 /// a release build, and too little in a debug build): under a 64 KiB default a 69-ply

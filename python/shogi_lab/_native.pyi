@@ -53,7 +53,7 @@ def tsume_solve(
     defender_hand_as_given: bool = False,
     certify: bool = True,
     count_futile: bool = False,
-    progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
+    progress: Optional[Callable[[Dict[str, Union[int, str, None]]], Optional[bool]]] = None,
     progress_every: float = 1.0,
     certificate_nodes: Optional[int] = None,
     alt_nodes: int = 0,

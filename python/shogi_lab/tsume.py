@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, cast
+from typing import Any, Callable, Dict, List, Optional, Union, cast
 
 from . import _args, _native
 
@@ -73,7 +73,7 @@ def solve(
     defender_hand_as_given: bool = False,
     certify: bool = True,
     count_futile: bool = False,
-    progress: Optional[Callable[[Dict[str, Optional[int]]], Optional[bool]]] = None,
+    progress: Optional[Callable[[Dict[str, Union[int, str, None]]], Optional[bool]]] = None,
     progress_every: float = 1.0,
     certificate_nodes: Optional[int] = None,
     alt_nodes: int = 0,
@@ -110,8 +110,14 @@ def solve(
     raises ``KeyboardInterrupt`` (when called from the main thread, where Python
     delivers signals). ``progress``, if given (a callable, else ``TypeError``), is called every ``progress_every``
     seconds during the search with ``{"nodes": …, "mate_within": …, "no_mate_within":
-    …, "certifying": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
-    length is proven when they are 2 apart, or at a mate within 1). Returning ``False``
+    …, "certifying": …, "usi": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
+    length is proven when they are 2 apart, or at a mate within 1) and ``usi``, a mate line
+    within ``mate_within`` plies (USI moves separated by spaces, as the result's ``usi``) read off
+    the solver's table when that bound was proven: legal, every attacker move a check, ending in
+    mate (replayed by the checker), possibly shorter than ``mate_within`` (it shows the defence the
+    table holds, not one shown longest); ``None`` before the first proof, or when that proof's line
+    could not be read off the table alone (the read searches nothing: the node counts do not
+    change, its moves are counted in ``plays``). Returning ``False``
     (the bool) stops the search, which answers what it has, uncertified: a line whose
     length may be unproven, or ``unknown`` (a stop while the line is read lets the walk
     search at most 4 096 more nodes; ``specs/tsume.md``, stop requests). An exception it raises stops the search and

@@ -7,21 +7,35 @@ use crate::input_error::{InputError, Origin};
 use crate::output::tsume::TsumeOut;
 use crate::tsume::certificate::certify_answer;
 use crate::tsume::{
-    load_problem, watched, DefenderHand, SearchControl, Solver, SolverOptions, MAX_TIME_SECS,
+    load_problem, watched_with, Control, DefenderHand, ProvenLine, SearchControl, Solver,
+    SolverOptions, MAX_TIME_SECS,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Calls `progress` with `{"nodes", "mate_within", "no_mate_within"}` of the running
-/// search; `Ok(false)` when it returned `False` (stop the search).
-fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bool> {
+/// Calls `progress` with `{"nodes", "mate_within", "no_mate_within", "certifying", "usi"}`
+/// of the running search (`usi`: the line read off the table when `mate_within` was
+/// proven, from `line`, the last one handed on; `None` when that proof's line could not be
+/// read); `Ok(false)` when it returned `False` (stop the search).
+fn call_progress(
+    py: Python<'_>,
+    f: &PyObject,
+    c: &SearchControl,
+    line: &Mutex<Option<ProvenLine>>,
+) -> PyResult<bool> {
     let d = PyDict::new_bound(py);
     let b = c.bounds();
+    let usi = match &*line.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some(l) if Some(l.mate_within) == b.mate_within => Some(l.usi.clone()),
+        _ => None,
+    };
     d.set_item("nodes", c.nodes())?;
     d.set_item("mate_within", b.mate_within)?;
     d.set_item("no_mate_within", b.no_mate_within)?;
     d.set_item("certifying", c.is_certifying())?;
+    d.set_item("usi", usi)?;
     let ret = f.call1(py, (d,))?;
     // Only an explicit `False` stops the search (a callback returning None goes on).
     let ret = ret.bind(py);
@@ -39,8 +53,10 @@ fn call_progress(py: Python<'_>, f: &PyObject, c: &SearchControl) -> PyResult<bo
 /// The solve runs on a thread of its own with the CLI's deep stack (ミクロコスモス
 /// recurses over 1 500 plies) while this thread, holding the GIL only briefly, checks
 /// for signals (Ctrl-C, a notebook's interrupt: the search stops and the exception is
-/// raised) and every `progress_every` seconds calls `progress` with the search's nodes
-/// and the bounds on the shortest mate proven so far. `progress` returning `False`
+/// raised) and every `progress_every` seconds calls `progress` with the search's nodes,
+/// the bounds on the shortest mate proven so far and the line of the last mate proven
+/// (read off the table at the proof, [`Control::with_line_hook`]; only with a
+/// `progress`, which is then the read's only cost). `progress` returning `False`
 /// stops the search, which then answers what it has, uncertified; an exception it
 /// raises stops the search and is raised. `progress` goes on while the certificate is
 /// built (`certifying` true), and a stop then ends the extraction (its fallback solves
@@ -128,8 +144,20 @@ pub fn tsume_solve<'py>(
     // `None` (far beyond any search): no progress calls.
     let mut next = Instant::now().checked_add(every);
     let mut raised = None;
+    // The line of the last mate proven, stored by the search thread at the proof (the
+    // lock is held for the store and for the read in `call_progress`, never during search).
+    let line: Arc<Mutex<Option<ProvenLine>>> = Arc::default();
+    let control = if progress.is_some() {
+        let sink = Arc::clone(&line);
+        Control::with_line_hook(move |l| {
+            *sink.lock().unwrap_or_else(|e| e.into_inner()) = Some(l);
+        })
+    } else {
+        Control::default()
+    };
     let solved = py.allow_threads(|| {
-        watched(
+        watched_with(
+            control,
             POLL,
             |control| {
                 let opts = SolverOptions {
@@ -155,7 +183,7 @@ pub fn tsume_solve<'py>(
                         return true;
                     }
                     next = Instant::now().checked_add(every);
-                    call_progress(py, f, c).unwrap_or_else(|e| {
+                    call_progress(py, f, c, &line).unwrap_or_else(|e| {
                         raised = Some(e);
                         false
                     })

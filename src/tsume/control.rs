@@ -1,5 +1,6 @@
 //! What a running search shares with the thread that drives it: the stop request,
-//! progress counters, and the bounds on the shortest mate proven so far.
+//! progress counters, the bounds on the shortest mate proven so far, and (for a driver
+//! that asks, [`Control::with_line_hook`]) the line of each mate proven.
 
 use std::fmt;
 use std::sync::atomic::Ordering::Relaxed;
@@ -48,6 +49,32 @@ pub fn plies(n: u64) -> String {
     }
 }
 
+/// A mate line the running search read off its table when it proved a mate within
+/// `mate_within` plies (its first proof, then each shorter proof of the minimality
+/// search), handed to a [`Control::with_line_hook`]'s hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProvenLine {
+    /// The proven bound: a mate within this many plies.
+    pub mate_within: u16,
+    /// The line, USI moves separated by spaces: legal, every attacker move a check,
+    /// ending in mate (replayed by the checker), at most `mate_within` plies. It can be
+    /// shorter: it shows the defence the table holds, not one shown longest.
+    pub usi: String,
+    /// Its length in plies.
+    pub plies: u16,
+    /// Nodes searched when it was read.
+    pub nodes: u64,
+}
+
+/// What a [`Control::with_line_hook`] calls with each [`ProvenLine`].
+struct LineHook(Box<dyn Fn(ProvenLine) + Send + Sync>);
+
+impl fmt::Debug for LineHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LineHook")
+    }
+}
+
 /// What a running solve is doing ([`SearchControl::phase`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -85,6 +112,8 @@ pub struct SearchControl {
     hold_line: AtomicBool,
     /// A stop request here stops this search too ([`Control::child`]).
     parent: Option<Arc<SearchControl>>,
+    /// Called with the line of each mate proven ([`Control::with_line_hook`]).
+    on_line: Option<LineHook>,
 }
 
 /// [`SearchControl::mate_within`]'s "none yet" (above every ply count).
@@ -102,6 +131,7 @@ impl Default for SearchControl {
             phase: AtomicU8::new(0),
             hold_line: AtomicBool::new(false),
             parent: None,
+            on_line: None,
         }
     }
 }
@@ -187,6 +217,17 @@ impl SearchControl {
     pub fn set_certifying(&self) {
         self.certifying.store(true, Relaxed);
     }
+    /// Whether the search should read a line off its table at each mate proven
+    /// ([`Control::with_line_hook`]).
+    pub(crate) fn wants_lines(&self) -> bool {
+        self.on_line.is_some()
+    }
+    /// Hands `line` to the hook ([`Control::with_line_hook`]), on the search thread.
+    pub(crate) fn report_line(&self, line: ProvenLine) {
+        if let Some(hook) = &self.on_line {
+            (hook.0)(line);
+        }
+    }
     pub(crate) fn report_mate_within(&self, plies: u16) {
         self.mate_within.fetch_min(u32::from(plies), Relaxed);
     }
@@ -219,6 +260,22 @@ impl Control {
             ..SearchControl::default()
         }))
     }
+
+    /// A control whose search, each time it proves a mate within some number of plies
+    /// (its first proof, then each shorter proof of the minimality search), reads a line
+    /// off its table and calls `hook` with it. The read is the table's alone: it searches
+    /// no node (the search's node counts are the same with or without a hook), plays at
+    /// most the line's moves (counted in [`super::Stats::plays`]) and looks up at most
+    /// 64 children a ply of the bound; a proof whose line cannot be read so (an entry
+    /// replaced, a line that would end in 無駄合) calls nothing. `hook` runs on the search
+    /// thread between two steps of the search: it must be quick (send the line on a
+    /// channel, store it).
+    pub fn with_line_hook(hook: impl Fn(ProvenLine) + Send + Sync + 'static) -> Control {
+        Control(Arc::new(SearchControl {
+            on_line: Some(LineHook(Box::new(hook))),
+            ..SearchControl::default()
+        }))
+    }
 }
 
 /// Runs `work` on a thread with the solver's deep stack ([`super::dfpn::SOLVER_STACK`]:
@@ -233,10 +290,23 @@ impl Control {
 pub fn watched<T: Send>(
     period: std::time::Duration,
     work: impl FnOnce(&Control) -> T + Send,
+    watch: impl FnMut(&SearchControl) -> bool,
+) -> std::io::Result<T> {
+    watched_with(Control::default(), period, work, watch)
+}
+
+/// [`watched`] with the [`Control`] handed to `work` given (one made by
+/// [`Control::with_line_hook`]).
+///
+/// # Errors
+/// When the thread cannot be started.
+pub fn watched_with<T: Send>(
+    control: Control,
+    period: std::time::Duration,
+    work: impl FnOnce(&Control) -> T + Send,
     mut watch: impl FnMut(&SearchControl) -> bool,
 ) -> std::io::Result<T> {
     use std::sync::atomic::Ordering::{Acquire, Release};
-    let control = Control::default();
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let caller = std::thread::current();

@@ -39,7 +39,9 @@ pub mod problems;
 pub mod table;
 pub mod usi;
 
-pub use control::{plies, watched, Control, MateBounds, Phase, SearchControl};
+pub use control::{
+    plies, watched, watched_with, Control, MateBounds, Phase, ProvenLine, SearchControl,
+};
 pub use dfpn::{solve, try_solve, Outcome, SolveResult, Solver, Stats};
 
 pub use position::{load_problem, DefenderHand, ProblemError};

@@ -537,6 +537,29 @@ def test_tsume_progress_reports_the_bounds_and_can_stop_the_search(root):
     assert r.certified is None  # a stopped search is not certified
 
 
+def test_tsume_progress_shows_the_line_of_the_mate_proven(root):
+    # 無双8 proves mates within 39, 37, 35, 33 and 31 plies in its first 0.15 M nodes, each
+    # with a line read off the table then (`usi`); the callback stops at the first it sees.
+    sfen = classic(root, "musou-008")
+    calls = []
+
+    def progress(p):
+        calls.append(dict(p))
+        return p["usi"] is None
+
+    r = tsume.solve(sfen, nodes=20_000_000, memory_mib=64, progress=progress,
+                    progress_every=0.02, certify=False)
+    last = calls[-1]
+    assert last["usi"] is not None and r.result == "mate"
+    assert all(c["usi"] is None for c in calls if c["mate_within"] is None)
+    moves = last["usi"].split()
+    assert len(moves) <= last["mate_within"]
+    # It replays: every move is legal (the position text is refused otherwise), and the
+    # last attacker move mates at once.
+    before = tsume.solve(f"sfen {sfen} moves {' '.join(moves[:-1])}", alt_nodes=1000)
+    assert before.plies == 1 and moves[-1] in [before.usi, *before.alternatives]
+
+
 def test_tsume_a_stop_ends_the_certificate_extraction(root):
     # 図巧35: the search proves its 17 plies shortest with 1.4 M nodes (seconds), the
     # certificate of that length takes 15 times as long. A stop once the progress says

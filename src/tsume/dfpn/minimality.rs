@@ -40,7 +40,7 @@ impl<P: MatePosition> Solver<P> {
             let out = self.search_root(pos, len - 2);
             if out.pns.is_proven() {
                 len = out.bound.min(len - 2);
-                self.publish(Some(len), None);
+                self.proven(pos, len);
             } else if out.pns.is_disproven() && out.dep != 0 && !self.aborted {
                 self.publish(None, Some(len - 2));
                 break false;
@@ -65,8 +65,9 @@ impl<P: MatePosition> Solver<P> {
         while b + 2 <= len {
             let out = self.search_root(pos, b);
             if out.pns.is_proven() {
-                self.publish(Some(out.bound.min(b)), None);
-                return (out.bound.min(b), low, true);
+                let len = out.bound.min(b);
+                self.proven(pos, len);
+                return (len, low, true);
             }
             if !(out.pns.is_disproven() && out.dep != 0 && !self.aborted) {
                 return (len, low, false);

@@ -16,6 +16,8 @@
 //! - `path`: the positions on the path and the path-dependent disproofs (filtered maps);
 //! - `minimality`: the proven-shortest length (budgets below the first proof);
 //! - [`line`]: reading a line off the proof (the walk that keeps a ply budget);
+//! - `table_line`: the line shown while the search goes on, read off the table alone at
+//!   each mate proven (no search);
 //! - `alternatives`: the 余詰 search.
 
 mod alternatives;
@@ -32,6 +34,7 @@ mod numbers;
 mod path;
 mod search;
 mod stack_map;
+mod table_line;
 
 use super::key_hash::KeyHash;
 use super::table::{Table, UNBOUNDED};
@@ -316,7 +319,7 @@ impl<P: MatePosition> Solver<P> {
             .map_or(UNBOUNDED, |p| p.min(UNBOUNDED - 1));
         let out = self.search_root(&mut pos, root_budget);
         if out.pns.is_proven() {
-            self.publish(Some(out.bound), None);
+            self.proven(&mut pos, out.bound);
             let mut len = out.bound;
             let mut exact = false;
             let mut low = None;
@@ -438,6 +441,15 @@ impl<P: MatePosition> Solver<P> {
                 c.0.report_no_mate_within(n);
             }
         }
+    }
+
+    /// A mate within `len` plies from the root `pos` is proven: hands a line read off the
+    /// table to a driving thread that asks for lines ([`Solver::show_line`]), then the
+    /// bound to every driving thread ([`Solver::publish`]), so that a driver that sees the
+    /// bound already has the line when one could be read.
+    fn proven(&mut self, pos: &mut P, len: u16) {
+        self.show_line(pos, len);
+        self.publish(Some(len), None);
     }
 
     /// Tells the driving thread what the solve does now ([`super::SearchControl::phase`]).

@@ -21,7 +21,9 @@ use super::input::spawn_reader;
 use super::options::EngineOptions;
 use super::search::{spawn_search, SearchOutcome};
 use crate::rules::Position;
-use crate::tsume::{load_problem, plies, Control, DefenderHand, MateBounds, Outcome, Phase};
+use crate::tsume::{
+    load_problem, plies, Control, DefenderHand, MateBounds, Outcome, Phase, ProvenLine,
+};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -36,6 +38,14 @@ pub enum Event {
     BadLine(String),
     /// End of input: like `quit`.
     Eof,
+    /// A search proved a mate and read its line ([`Control::with_line_hook`]): printed
+    /// at once as `info depth L score mate L nodes N time T pv …` ([`info::proven_line`]).
+    Proven {
+        /// Which search.
+        generation: u64,
+        /// The line and its proven bound.
+        line: ProvenLine,
+    },
     /// A search thread finished.
     Done {
         /// Which search.
@@ -204,6 +214,7 @@ impl<W: Write> Engine<W> {
                     Flow::Continue => {}
                 },
                 Some(Event::BadLine(m)) => self.error(&m)?,
+                Some(Event::Proven { generation, line }) => self.on_proven(generation, &line)?,
                 Some(Event::Done {
                     generation,
                     outcome,
@@ -399,7 +410,11 @@ impl<W: Write> Engine<W> {
         let summary = self.options.summary();
         self.say(&format!("info string {what}; {summary}"))?;
         self.generation += 1;
-        let control = Control::default();
+        let (tx, generation) = (self.tx.clone(), self.generation);
+        let control = Control::with_line_hook(move |line| {
+            // The engine loop may be gone (the engine is shutting down): nothing to print.
+            let _ = tx.send(Event::Proven { generation, line });
+        });
         if self.hold_line {
             control.0.hold_before_line();
         }
@@ -489,6 +504,18 @@ impl<W: Write> Engine<W> {
         }
         run.deadline = budget.and_then(|b| Instant::now().checked_add(b));
         Ok(())
+    }
+
+    /// Prints the line of a mate the running search just proved, unless its reply is out.
+    fn on_proven(&mut self, generation: u64, line: &ProvenLine) -> io::Result<()> {
+        let Some(run) = &self.search else {
+            return Ok(());
+        };
+        if run.generation != generation || run.answered {
+            return Ok(());
+        }
+        let elapsed = run.start.elapsed();
+        self.say(&info::proven_line(line, elapsed))
     }
 
     fn on_done(&mut self, generation: u64, outcome: SearchOutcome) -> io::Result<()> {

@@ -2,7 +2,7 @@
 //! and the score and principal variation of a proven mate.
 
 use crate::rules::Move;
-use crate::tsume::{plies, MateBounds, Phase};
+use crate::tsume::{plies, MateBounds, Phase, ProvenLine};
 use std::borrow::Cow;
 use std::time::Duration;
 
@@ -97,6 +97,24 @@ pub fn plays(plays: u64) -> String {
     format!("info string plays {plays}")
 }
 
+/// `info depth <L> score mate <L> nodes <n> time <ms> pv <moves>`, printed as soon as the
+/// search proves a mate within L plies (its first proof, then each shorter proof of the
+/// minimality search), with the line read off its table then
+/// ([`crate::tsume::Control::with_line_hook`]). `score mate` is the proven bound L, as
+/// KomoringHeights prints it: the line has at most L plies and can have fewer (it shows
+/// the defence the table holds, not one shown longest: "mate in" its length would
+/// claim what is not proven); `depth` is L too. `nodes` are those searched when the
+/// line was read, `time` the time since the `go`.
+pub fn proven_line(line: &ProvenLine, elapsed: Duration) -> String {
+    format!(
+        "info depth {l} score mate {l} nodes {n} time {ms} pv {pv}",
+        l = line.mate_within,
+        n = line.nodes,
+        ms = elapsed.as_millis(),
+        pv = line.usi
+    )
+}
+
 /// `info depth <plies> score mate <plies> pv <moves>` for a proven mate line.
 pub fn mate_pv(line: &[Move]) -> String {
     let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
@@ -184,5 +202,15 @@ mod tests {
             .find(|m| m.to_string() == "G*1b")
             .unwrap();
         assert_eq!(mate_pv(&[m]), "info depth 1 score mate 1 pv G*1b");
+        let proven = ProvenLine {
+            mate_within: 7,
+            usi: "G*1b".to_string(),
+            plies: 1,
+            nodes: 42,
+        };
+        assert_eq!(
+            proven_line(&proven, Duration::from_millis(1500)),
+            "info depth 7 score mate 7 nodes 42 time 1500 pv G*1b"
+        );
     }
 }

@@ -93,7 +93,7 @@ mod tests {
                 Event::Line(s) => format!("line {s}"),
                 Event::BadLine(s) => format!("bad {s}"),
                 Event::Eof => "eof".into(),
-                Event::Done { .. } => unreachable!(),
+                Event::Done { .. } | Event::Proven { .. } => unreachable!(),
             })
             .collect();
         assert_eq!(

@@ -13,6 +13,9 @@
 //!   `bestmove <first move> [ponder <reply>]` after `info … score mate N pv …` if one is
 //!   proven, otherwise `bestmove resign` (the engine plays only proven mates). With
 //!   `infinite` or `ponder` the reply waits for `stop` (or `ponderhit`).
+//! - As soon as a mate within L plies is proven (the first proof, then each shorter proof
+//!   of the minimality search), `info depth L score mate L nodes … time … pv …` with the
+//!   line read off the table then ([`info::proven_line`]).
 //! - Periodic `info time … nodes … nps … hashfull …` about once a second, and `info
 //!   string` lines at the start and end of each search; bad input of any kind is an
 //!   `info string error: …` line, never the end of the engine.
