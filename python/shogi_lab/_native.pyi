@@ -12,7 +12,10 @@ class Position:
     tsume problem's (one side without a king: the attacker, to move or not). A position
     without either king is refused (``ShogiLabError``)."""
 
-    def __init__(self) -> None: ...
+    def __init__(self, position: Optional[str] = None) -> None:
+        """The start position, or the one a text names, read as ``from_usi`` reads it:
+        ``Position("startpos moves 7g7f")``, ``Position("sfen …")``, a bare SFEN."""
+        ...
     @staticmethod
     def from_sfen(sfen: str) -> Position:
         """A game's position or a tsume problem's, the hands as given (as ``shogi-lab moves``;

@@ -75,11 +75,17 @@ impl Position {
 
 #[pymethods]
 impl Position {
-    /// The standard starting position.
+    /// The standard starting position, or the position a text names as
+    /// [`Position::from_usi`] reads it (`Position("startpos moves 7g7f")`,
+    /// `Position("sfen …")`, a bare SFEN).
     #[new]
-    fn py_new() -> Position {
-        Position {
-            game: Game::new(crate::rules::Position::startpos()),
+    #[pyo3(signature = (position = None))]
+    fn py_new(position: Option<&str>) -> PyResult<Position> {
+        match position {
+            None => Ok(Position {
+                game: Game::new(crate::rules::Position::startpos()),
+            }),
+            Some(text) => Position::from_usi(text),
         }
     }
 

@@ -65,6 +65,23 @@ def test_perft_counts_from_specs(root):
     assert refused > 0
 
 
+def test_the_constructor_reads_a_position_text_as_from_usi_does():
+    # `Position("…")` was a TypeError (the constructor took no argument): it now reads what
+    # from_usi reads, and without an argument it is still the start position.
+    texts = [
+        "startpos",
+        "position startpos moves 7g7f 3c3d",
+        "startpos moves 2g2f",
+        "sfen 8k/9/8P/9/9/9/9/9/9 b G 1",
+        "8k/8G/8P/9/9/9/9/9/K8 w - 1",
+    ]
+    for text in texts:
+        p, q = Position(text), Position.from_usi(text)
+        assert (p.usi(), p.moves(), p.sfen()) == (q.usi(), q.moves(), q.sfen()), text
+    assert Position().sfen() == Position("startpos").sfen()
+    assert Position(position="startpos moves 7g7f").moves() == ["7g7f"]
+
+
 def test_play_sfen_check_and_outcome():
     p = Position()
     assert p.sfen() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -137,7 +154,7 @@ def test_position_errors_are_placed_as_by_the_cli(text, place):
     want = cli_argument_error("perft", text, "1")
     if place is not None:
         assert want == place
-    for parse in (Position.from_usi, Position.from_sfen):
+    for parse in (Position.from_usi, Position.from_sfen, Position):
         with pytest.raises(ShogiLabError) as e:
             parse(text)
         assert str(e.value) == f"bad position: {want}"
