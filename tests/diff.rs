@@ -811,7 +811,7 @@ fn diff_mate(args: &[&str], engine: &str, answers: &str) -> (i32, String, String
 }
 
 /// Five problems and the answers an engine shaped like shtsume gives them: 将棋無双21 with
-/// shtsume 1.2.6's 23-ply line (we prove 25: its defender's △９三玉 at ply 20 allows a mate
+/// shtsume v1.2.7e's 23-ply line (we prove 25: its defender's △９三玉 at ply 20 allows a mate
 /// in 3 where △８五玉 lasts 5; paper/results/tsume-length-differences.md), a right line
 /// after an `info string` in Shift_JIS, shtsume's `nomate` at its time limit, a `timeout`,
 /// and KomoringHeights' line that shows a 無駄合 (5 plies, 3 under our convention).

@@ -419,7 +419,7 @@ mod tests {
         assert_eq!(v_of(&nomate, 3, ok.as_ref()), Verdict::MateButNomate);
     }
 
-    /// 将棋無双21 and shtsume 1.2.6's 23-ply line (paper/results/tsume-length-differences.md):
+    /// 将棋無双21 and shtsume v1.2.7e's 23-ply line (paper/results/tsume-length-differences.md):
     /// we prove 25; at ply 20 its defender's △９三玉 (9d9c) allows a mate in 3, where △８五玉
     /// (9d8e) lasts 5.
     #[test]

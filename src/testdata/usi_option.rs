@@ -197,8 +197,8 @@ pub fn setoption(declared: &[OptionDecl], name: &str, value: &str) -> Result<Str
 mod tests {
     use super::*;
 
-    /// The declarations KomoringHeights 1.1.0 and shtsume 1.2.6 print (copied from their
-    /// answers to `usi`).
+    /// KomoringHeights 1.1.0's declarations and lines around them (copied from its answer
+    /// to `usi`), and shtsume v1.2.7e's string option below.
     fn kh() -> Vec<OptionDecl> {
         [
             "option name Threads type spin default 4 min 1 max 127",
