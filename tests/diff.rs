@@ -15,7 +15,13 @@
 //!   many moves, a wrong list);
 //! - `exit-after-5`: answers five lines correctly, then exits with status 3;
 //! - `escape-sequence`: adds a terminal escape sequence (clear screen) to every answer;
-//! - `correct`: our generator unchanged.
+//! - `correct`: our generator unchanged;
+//! - `usi-canned`: a USI engine shaped like shtsume (it reads `position` and `go` only
+//!   after `usinewgame`, and again after a `stop`; it knows its options by their exact
+//!   spelling) that answers the n-th `go mate` with the n-th line of the file named by
+//!   `SHOGI_LAB_TEST_ANSWERS` (its output lines, separated by ` | `), if its option
+//!   `Level` is `Exact`; with `Fast`, its default, it answers `checkmate timeout`;
+//! - `usi-no-usiok`: a USI engine that answers `usi` without `usiok`.
 //!
 //! The fixtures read positions without one king or both (`Rules::KINGS_OPTIONAL`, as
 //! `shogi-lab moves` does), for the tsume walks.
@@ -213,9 +219,68 @@ fn usi_failing(name: &str) {
     }
 }
 
+/// The `usi-canned` fixture (file doc).
+fn usi_canned() {
+    let answers = std::fs::read(std::env::var("SHOGI_LAB_TEST_ANSWERS").unwrap()).unwrap();
+    let mut answers = answers.split(|&b| b == b'\n');
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let (mut level, mut in_game) = ("Fast".to_string(), false);
+    for line in stdin.lock().lines() {
+        let line = line.unwrap();
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["usi"] => writeln!(
+                out,
+                "id name canned\n\
+                 option name USI_Hash type spin default 16 min 1 max 1024\n\
+                 option name Level type combo default Fast var Fast var Exact\n\
+                 usiok"
+            )
+            .unwrap(),
+            ["setoption", "name", "Level", "value", v] => level = v.to_string(),
+            ["isready"] => writeln!(out, "readyok").unwrap(),
+            ["usinewgame"] => in_game = true,
+            ["stop"] => in_game = false,
+            ["go", "mate", ..] if in_game => {
+                let answer = answers.next().unwrap_or(b"checkmate timeout");
+                if level == "Exact" {
+                    for l in answer.split(|&b| b == b'|') {
+                        out.write_all(l.trim_ascii()).unwrap();
+                        out.write_all(b"\n").unwrap();
+                    }
+                } else {
+                    writeln!(out, "checkmate timeout").unwrap();
+                }
+            }
+            ["quit"] => break,
+            _ => {}
+        }
+        out.flush().unwrap();
+    }
+}
+
+/// The `usi-no-usiok` fixture: `id` lines, then nothing until its input ends.
+fn usi_no_usiok() {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        if line.unwrap().trim() == "usi" {
+            writeln!(out, "id name no-usiok\nid author nobody").unwrap();
+            out.flush().unwrap();
+        }
+    }
+}
+
 fn fixture(name: &str) {
     if name == "usi-short-line" {
         return usi_short_line();
+    }
+    if name == "usi-canned" {
+        return usi_canned();
+    }
+    if name == "usi-no-usiok" {
+        return usi_no_usiok();
     }
     if name.starts_with("usi-") {
         return usi_failing(name);
@@ -727,6 +792,267 @@ fn mate_checks_the_engine_lines() {
     assert_eq!(lines.last().unwrap()["result"], "mismatch");
 }
 
+/// `shogi-lab diff mate ARGS --engine ENGINE` with `SHOGI_LAB_TEST_ANSWERS` set to
+/// `answers` (the `usi-canned` fixture's): its exit code, stdout and stderr.
+fn diff_mate(args: &[&str], engine: &str, answers: &str) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shogi-lab"))
+        .args(["diff", "mate"])
+        .args(args)
+        .arg("--engine")
+        .arg(engine)
+        .env("SHOGI_LAB_TEST_ANSWERS", answers)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Five problems and the answers an engine shaped like shtsume gives them: 将棋無双21 with
+/// shtsume v1.2.7e's 23-ply line (we prove 25: its defender's △９三玉 at ply 20 allows a mate
+/// in 3 where △８五玉 lasts 5; paper/results/tsume-length-differences.md), a right line
+/// after an `info string` in Shift_JIS, shtsume's `nomate` at its time limit, a `timeout`,
+/// and KomoringHeights' line that shows a 無駄合 (5 plies, 3 under our convention).
+const SHTSUME_LIKE: [(&str, &str, &[u8]); 5] = [
+    (
+        "musou-021",
+        "s2k3r1/1B2p+R3/1n7/2Pg5/p1S+b5/2p6/1+p7/9/9 b S3gs3n4l13p 1",
+        b"info string Checkmate with hand! | checkmate S*7b 6a7b 4b5b P*6b 7d7c 7b8a 8b9a+ 8a9a S*8b 9a8b 5b6b 8b8a 7c7b+ 8a9b P*9c 9b9c P*9d 9c9d 6b6d 9d9c 6d9d 9c9d G*8d ",
+    ),
+    (
+        "pawn-drop-not-mate",
+        "7k1/5G3/8S/9/9/9/9/9/9 b NP 1",
+        b"info string \x8b\x6c\x82\xdd | checkmate P*2b 2a1a N*2c ",
+    ),
+    (
+        "one-ply-gold",
+        "8k/9/8P/9/9/9/9/9/9 b G 1",
+        b"info currmove G*1b | info string Perpetual check!. | checkmate nomate",
+    ),
+    (
+        "uchifuzume-trap",
+        "7lk/9/8G/9/9/9/9/9/K8 b P 1",
+        b"checkmate timeout",
+    ),
+    (
+        "futile-by-budget-3",
+        "+RSk6/9/9/3S5/9/9/9/9/9 b Sr2b4gs4n4l18p 1",
+        b"checkmate 8a9b P*8a 9a8a 7a6b S*5c",
+    ),
+];
+
+/// The problems and answers files of [`SHTSUME_LIKE`] (or of `answers` in their place).
+fn shtsume_like_files(dir: &support::TempDir, answers: Option<&[u8]>) -> (String, String) {
+    let problems: String = SHTSUME_LIKE
+        .iter()
+        .map(|(id, sfen, _)| format!("{id}\t{sfen}\n"))
+        .collect();
+    let canned: Vec<u8> = match answers {
+        Some(a) => a.to_vec(),
+        None => SHTSUME_LIKE.iter().fold(Vec::new(), |mut v, (_, _, a)| {
+            v.extend_from_slice(a);
+            v.push(b'\n');
+            v
+        }),
+    };
+    (
+        dir.file("problems.sfen", problems.as_bytes()),
+        dir.file("answers", &canned),
+    )
+}
+
+/// `diff mate` against an engine shaped like shtsume: it opens each problem with
+/// `usinewgame` (shtsume drops `position` and `go` before it: the run hung, then ended
+/// with "did not answer `go mate`"), sets an option by the engine's own spelling, reads an
+/// `info string` that is not UTF-8 without ending the session, keeps the engine's last
+/// `info string`, and gives each problem a verdict that says whether it is a disagreement:
+/// the shorter line and the `nomate` where we mate are; the timeout and the line longer by
+/// a 無駄合 are not. The shorter line's defender move that gives up the longer defence is
+/// named.
+fn mate_classifies_a_shtsume_like_engine() {
+    let dir = support::TempDir::new("diff-mate-shtsume-like");
+    let (problems, answers) = shtsume_like_files(&dir, None);
+    let args = [
+        "--json",
+        "--time-ms",
+        "60000",
+        "--option",
+        "level=Exact",
+        "--problems",
+        &problems,
+    ];
+    let (code, out, err) = diff_mate(&args, &fixture_engine("usi-canned"), &answers);
+    assert_eq!(code, 1, "{err}{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let verdicts: Vec<(&str, bool)> = lines[..5]
+        .iter()
+        .map(|l| {
+            (
+                l["verdict"].as_str().unwrap(),
+                l["agree"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("shorter", false),
+            ("same", true),
+            ("nomate_but_mate", false),
+            ("undecided", true),
+            ("longer", true),
+        ],
+        "{out}"
+    );
+    assert_eq!(
+        lines[0]["short_defence"],
+        serde_json::json!({"ply": 20, "usi": "9d9c", "mate_after": 3, "longest_at_least": 5})
+    );
+    assert_eq!(lines[0]["ours"]["plies"], 25);
+    assert_eq!(lines[0]["ours"]["shortest"], true);
+    assert_eq!(lines[0]["theirs"]["info_string"], "Checkmate with hand!");
+    assert_eq!(
+        lines[1]["theirs"]["info_string"],
+        "\u{fffd}l\u{fffd}\u{fffd}"
+    );
+    assert_eq!(lines[2]["theirs"]["info_string"], "Perpetual check!.");
+    assert_eq!(lines[2]["theirs"]["after_stop"], false);
+    assert!(lines[1]["short_defence"].is_null());
+    assert_eq!(
+        (&lines[4]["ours"]["plies"], &lines[4]["theirs"]["plies"]),
+        (&serde_json::json!(3), &serde_json::json!(5))
+    );
+    let summary = &lines[5];
+    assert_eq!(summary["result"], "mismatch");
+    assert_eq!(summary["mismatches"], 2);
+    assert_eq!(summary["count_futile"], false);
+    assert_eq!(
+        summary["verdicts"],
+        serde_json::json!({"same": 1, "longer": 1, "unranked": 0, "undecided": 1,
+            "not_mate": 0, "shorter": 1, "nomate_but_mate": 1, "mate_but_nomate": 0})
+    );
+    // The text report says which lines are disagreements, and where.
+    let (code, text, _) = diff_mate(&args[1..], &fixture_engine("usi-canned"), &answers);
+    assert_eq!(code, 1);
+    for needle in [
+        "shorter\tmusou-021\tours mate 25 ",
+        "  DISAGREEMENT: their checked line of 23 plies is shorter than our proven minimum of 25 plies (無駄合 not counted): at ply 20 their defender plays 9d9c, after which we prove mate within 3 plies, where another reply needs at least 5",
+        "  DISAGREEMENT: they answer nomate where our line of 1 ply is a checked mate; its last info string: \"Perpetual check!.\"",
+        "  no comparison: the engine answered timeout",
+        "  difference, not a wrong answer: their checked line of 5 plies is longer than our proven minimum of 3 plies (無駄合 not counted)",
+        "mismatch: 5 problems (無駄合 not counted): same 1, longer 1, unranked 0, undecided 1; 2 disagreements: not_mate 0, shorter 1, nomate_but_mate 1, mate_but_nomate 0; ",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    // Without its option the engine answers nothing: every problem undecided.
+    let (code, out, err) = diff_mate(
+        &["--json", "--time-ms", "60000", "--problems", &problems],
+        &fixture_engine("usi-canned"),
+        &answers,
+    );
+    assert_eq!(code, 0, "{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["verdicts"]["undecided"], 5, "{summary}");
+}
+
+/// Options are checked against the engine's declarations, and an engine that never says
+/// `usiok` or that has no mate search ends the run: one line each, exit 2, no panic.
+fn mate_refuses_bad_options_and_engines_it_cannot_compare() {
+    let dir = support::TempDir::new("diff-mate-refusals");
+    let (problems, answers) = shtsume_like_files(&dir, Some(b"checkmate notimplemented\n"));
+    let refused = |args: &[&str], fixture: &str, expected: &str| {
+        let mut all = vec!["--problems", &problems, "--time-ms", "1000"];
+        all.extend_from_slice(args);
+        let (code, out, err) = diff_mate(&all, &fixture_engine(fixture), &answers);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    };
+    refused(
+        &["--option", "Level=Slow"],
+        "usi-canned",
+        "option Level: `Slow` is not one of Fast Exact",
+    );
+    refused(
+        &["--option", "USI_Hash=4096"],
+        "usi-canned",
+        "option USI_Hash: `4096` is not an integer from 1 to 1024",
+    );
+    refused(
+        &["--option", "Threads=1"],
+        "usi-canned",
+        "the engine has no option `Threads` (it declares: USI_Hash Level)",
+    );
+    refused(
+        &["--option", "Level"],
+        "usi-canned",
+        "expected NAME=VALUE, got `Level`",
+    );
+    refused(
+        &["--handshake-timeout-s", "1"],
+        "usi-no-usiok",
+        "did not answer `usi` with `usiok` within 1 s (killed)",
+    );
+    refused(
+        &["--option", "Level=Exact"],
+        "usi-canned",
+        "problem musou-021: `",
+    );
+    refused(
+        &["--option", "Level=Exact"],
+        "usi-canned",
+        "answered `go mate 1000` with `checkmate notimplemented`: it has no mate search to compare",
+    );
+}
+
+/// Our own engine counting 無駄合 (`CountFutile`, KomoringHeights' convention): under our
+/// convention its 5-ply line for futile-by-budget-3 is longer than our 3, not wrong; with
+/// `--count-futile` it is our minimum too, and every problem agrees exactly.
+fn mate_compares_lengths_under_the_engines_convention() {
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tsume/cases.sfen");
+    let engine = format!("'{}' usi", env!("CARGO_BIN_EXE_shogi-lab"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--json",
+            "--problems",
+            problems,
+            "--option",
+            "CountFutile=true",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = diff_mate(&args, &engine, "");
+        assert_eq!(code, 0, "{err}{out}");
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let not_same: Vec<(String, String)> = lines[..lines.len() - 1]
+            .iter()
+            .filter(|l| l["verdict"] != "same")
+            .map(|l| (l["id"].to_string(), l["verdict"].to_string()))
+            .collect();
+        (not_same, lines.last().unwrap().clone())
+    };
+    let (not_same, summary) = run(&[]);
+    assert_eq!(
+        not_same,
+        [(
+            "\"futile-by-budget-3\"".to_string(),
+            "\"longer\"".to_string()
+        )]
+    );
+    assert_eq!(summary["count_futile"], false);
+    let (not_same, summary) = run(&["--count-futile"]);
+    assert!(not_same.is_empty(), "{not_same:?}");
+    assert_eq!(summary["count_futile"], true);
+    assert_eq!(summary["verdicts"]["same"], 12, "{summary}");
+}
+
 /// A move listed twice is a disagreement (perft would count it twice), reported as
 /// `duplicated` with the shrunk path to it; the sets agree, so nothing is missing or extra.
 fn duplicate_moves_are_caught() {
@@ -1020,7 +1346,19 @@ fn main() {
     if args.iter().any(|a| a == "--ignored") {
         return;
     }
-    let tests: [(&str, fn()); 13] = [
+    let tests: [(&str, fn()); 16] = [
+        (
+            "mate_classifies_a_shtsume_like_engine",
+            mate_classifies_a_shtsume_like_engine,
+        ),
+        (
+            "mate_refuses_bad_options_and_engines_it_cannot_compare",
+            mate_refuses_bad_options_and_engines_it_cannot_compare,
+        ),
+        (
+            "mate_compares_lengths_under_the_engines_convention",
+            mate_compares_lengths_under_the_engines_convention,
+        ),
         (
             "perft_names_a_wrong_list_of_the_right_length",
             perft_names_a_wrong_list_of_the_right_length,

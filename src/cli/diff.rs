@@ -3,12 +3,13 @@
 use super::Failure;
 use crate::output::{
     self,
-    diff::{DiffMateLine, DiffMateSummary, DiffMoves, DiffPerft},
+    diff::{DiffMateLine, DiffMateSummary, DiffMoves, DiffPerft, MateVerdictCounts},
 };
-use crate::testdata::diff_mate::{MateComparison, UsiEngine};
+use crate::testdata::diff_mate::{MateComparison, Verdict};
 use crate::testdata::diff_moves::diff_moves;
 use crate::testdata::diff_perft::diff_perft;
 use crate::testdata::engine::LineEngine;
+use crate::testdata::usi_engine::UsiEngine;
 use crate::testdata::walk::Starts;
 use std::time::Instant;
 
@@ -44,7 +45,17 @@ pub enum DiffCommand {
     /// shrunk) (specs/schema/diff.md).
     #[command(verbatim_doc_comment)]
     Perft(PerftArgs),
-    /// Mate: CMD is a USI engine answering `go mate`; verdicts compared, its lines checked.
+    /// Mate: CMD is a USI engine answering `go mate`; verdicts and lengths compared, its lines checked.
+    ///
+    /// Each problem gets a verdict. Disagreements (exit 1): `not_mate` (the engine's line
+    /// is illegal, has a move that is no check, or does not end in mate), `shorter` (its
+    /// checked line is shorter than our proven minimum; the defender move that gives up the
+    /// longer defence is named), `nomate_but_mate`, `mate_but_nomate`. Not disagreements:
+    /// `same`, `longer` (longer than our minimum: not minimal, the composer's line, or 無駄合
+    /// counted), `unranked` (within bounds our limits left), `undecided` (a timeout, our
+    /// node limit). Lengths follow our 無駄合 convention, or with --count-futile one that
+    /// counts every interposition (KomoringHeights') (specs/schema/diff.md).
+    #[command(verbatim_doc_comment)]
     Mate(MateArgs),
 }
 
@@ -97,9 +108,33 @@ pub struct MateArgs {
     /// The defender's hand as given in the SFEN (default: all remaining pieces).
     #[arg(long)]
     pub defender_hand_as_given: bool,
+    /// Set an engine option (`setoption name NAME value VALUE`), checked against the
+    /// options the engine declares: e.g. `--option Threads=1 --option USI_Hash=256`.
+    /// Repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub options: Vec<(String, String)>,
+    /// Count 無駄合 (futile interpositions) as plies, for an engine that does
+    /// (KomoringHeights): our solver runs with `--count-futile`, and an engine line must end
+    /// where the defender has no legal reply at all.
+    #[arg(long)]
+    pub count_futile: bool,
+    /// Seconds the engine may take to answer `usi` with `usiok`, and `isready` with
+    /// `readyok` (an engine allocates its USI_Hash then).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub handshake_timeout_s: u64,
     /// JSON lines: one per problem, then a summary.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `NAME=VALUE` of `--option` (a name without spaces or `=`; any value, empty too).
+fn name_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() && !n.contains(char::is_whitespace) => {
+            Ok((n.to_string(), v.to_string()))
+        }
+        _ => Err(format!("expected NAME=VALUE, got `{s}`")),
+    }
 }
 
 /// Arguments of `diff moves`.
@@ -330,66 +365,93 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
         )
         .into());
     }
-    let mut engine = UsiEngine::start(&a.engine).map_err(Failure::input)?;
+    let mut engine = UsiEngine::start(
+        &a.engine,
+        &a.options,
+        std::time::Duration::from_secs(a.handshake_timeout_s),
+    )
+    .map_err(Failure::input)?;
     let opts = SolverOptions {
         shortest: true,
+        count_futile: a.count_futile,
         nodes: Some(a.nodes),
         memory_mib: 256,
         ..SolverOptions::default()
     };
-    let mut mismatches = 0;
-    // Our solver recurses per ply: a deep stack, as tsume::solve gives it.
-    let solved: Vec<_> = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn_scoped(s, || -> Result<Vec<_>, Failure> {
-                let mut solver = Solver::try_new(opts).map_err(Failure::input)?;
-                Ok(roots.iter().map(|(_, r)| solver.solve(r)).collect())
-            })
-            .map_err(Failure::internal)?
-            .join()
-            .map_err(|_| Failure::internal("the solver thread panicked"))?
-    })?;
+    let mut counts = MateVerdictCounts::default();
+    let solved: Vec<_> = on_solver_stack(|| -> Result<Vec<_>, Failure> {
+        let mut solver = Solver::try_new(opts.clone()).map_err(Failure::input)?;
+        Ok(roots.iter().map(|(_, r)| solver.solve(r)).collect())
+    })??;
     for ((id, root), ours) in roots.iter().zip(solved) {
         let theirs = engine
             .go_mate(&crate::notation::sfen::write_sfen(root), a.time_ms)
             .map_err(|e| Failure::input(format!("problem {id}: {e}")))?;
-        let c = MateComparison::new(root, ours, theirs);
-        let line = DiffMateLine::new(id, &c);
-        if !line.agree {
-            mismatches += 1;
+        let mut c = MateComparison::new(root, ours, theirs, a.count_futile);
+        if c.verdict == Verdict::Shorter {
+            c = on_solver_stack(|| -> Result<_, Failure> {
+                let mut solver = Solver::try_new(opts.clone()).map_err(Failure::input)?;
+                c.locate_short_defence(root, |p| solver.solve(p));
+                Ok(c)
+            })??;
         }
+        counts.add(c.verdict);
+        let line = DiffMateLine::new(id, &c);
         if a.json {
             super::emit(output::to_line(&line));
         } else {
+            let side = |v: &output::diff::MateVerdict| {
+                super::one_line(&match (v.plies, &v.usi) {
+                    (Some(n), Some(u)) => format!("{} {n} {u}", v.result),
+                    _ => v.result.to_string(),
+                })
+            };
             super::emit(format!(
-                "{}\t{}\tours {} {}\ttheirs {} {}{}",
-                if line.agree { "agree" } else { "MISMATCH" },
+                "{}\t{}\tours {}\ttheirs {}",
+                line.verdict,
                 id,
-                line.ours.result,
-                line.ours.usi.as_deref().unwrap_or(""),
-                line.theirs.result,
-                super::one_line(line.theirs.usi.as_deref().unwrap_or("")),
-                match line.theirs.error.as_ref().and_then(|e| e.as_ref()) {
-                    Some(e) => format!(" (line rejected: {})", super::one_line(e)),
-                    None => String::new(),
-                }
+                side(&line.ours),
+                side(&line.theirs),
             ));
+            if let Some(why) = mate_explanation(&c, a.time_ms) {
+                super::emit(format!("  {}", super::one_line(&why)));
+            }
         }
     }
+    let mismatches = Verdict::ALL
+        .iter()
+        .filter(|v| v.is_disagreement())
+        .map(|&v| counts.get(v))
+        .sum();
     let summary = DiffMateSummary {
         result: if mismatches == 0 { "agree" } else { "mismatch" },
         engine: a.engine.clone(),
+        count_futile: a.count_futile,
         problems: roots.len(),
         mismatches,
+        verdicts: counts,
         time_ms: output::millis(t.elapsed()),
     };
     if a.json {
         super::emit(output::to_line(&summary));
     } else {
+        let list = |disagreements: bool| {
+            Verdict::ALL
+                .iter()
+                .filter(|v| v.is_disagreement() == disagreements)
+                .map(|&v| format!("{} {}", v.name(), counts.get(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         super::emit(format!(
-            "{}: {} problems, {} mismatching, {} ms",
-            summary.result, summary.problems, summary.mismatches, summary.time_ms
+            "{}: {} problems ({}): {}; {} disagreements: {}; {} ms",
+            summary.result,
+            summary.problems,
+            convention(a.count_futile),
+            list(false),
+            summary.mismatches,
+            list(true),
+            summary.time_ms
         ));
     }
     if mismatches > 0 {
@@ -399,4 +461,122 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Runs `f` on a thread with our solver's stack (it recurses per ply, as `tsume::solve`
+/// gives it).
+fn on_solver_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, Failure> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(crate::tsume::dfpn::SOLVER_STACK)
+            .spawn_scoped(s, f)
+            .map_err(Failure::internal)?
+            .join()
+            .map_err(|_| Failure::internal("the solver thread panicked"))
+    })
+}
+
+/// The 無駄合 convention lengths are compared under.
+fn convention(count_futile: bool) -> &'static str {
+    if count_futile {
+        "無駄合 counted as plies"
+    } else {
+        "無駄合 not counted"
+    }
+}
+
+/// What a problem's verdict means, in words with its numbers (`None` for `same`):
+/// whether it is a disagreement, and who may be wrong.
+fn mate_explanation(c: &MateComparison, time_ms: u64) -> Option<String> {
+    use crate::testdata::usi_engine::MateAnswer;
+    let theirs = match &c.theirs.answer {
+        MateAnswer::Mate(l) => l.len(),
+        _ => 0,
+    };
+    let their_plies = crate::tsume::plies(theirs as u64);
+    let conv = convention(c.count_futile);
+    // Our bounds on the shortest mate, as a phrase: `our proven minimum of 25 plies`.
+    let minimum = |b: crate::testdata::diff_mate::LengthBounds| {
+        if b.min == b.max {
+            format!(
+                "our proven minimum of {} ({conv})",
+                crate::tsume::plies(b.min as u64)
+            )
+        } else {
+            format!(
+                "our bounds on the minimum, {} to {} plies ({conv}; limits stopped the proof)",
+                b.min, b.max
+            )
+        }
+    };
+    let remark = match &c.theirs.info_string {
+        Some(s) if !s.is_empty() => format!("; its last info string: \"{s}\""),
+        _ => String::new(),
+    };
+    let ms = crate::output::millis(c.theirs.elapsed);
+    let timing = if c.theirs.after_stop {
+        format!("; it answered only after `stop`, {ms} ms after `go mate {time_ms}`")
+    } else if ms.saturating_mul(20) >= time_ms.saturating_mul(19) {
+        format!("; it answered after {ms} ms of its {time_ms}: at its time limit")
+    } else {
+        String::new()
+    };
+    Some(match c.verdict {
+        Verdict::Same => return None,
+        Verdict::Longer => format!(
+            "difference, not a wrong answer: their checked line of {their_plies} is longer than {}: \
+             not the shortest line (the composer's, or a weaker search){}",
+            minimum(c.bounds()?),
+            if c.count_futile {
+                ""
+            } else {
+                ", or one that counts 無駄合 as plies (compare it with --count-futile)"
+            }
+        ),
+        Verdict::Unranked => format!(
+            "not ranked: their checked line has {their_plies}, within {}",
+            minimum(c.bounds()?)
+        ),
+        Verdict::Undecided => match c.theirs.answer {
+            MateAnswer::Timeout => {
+                format!("no comparison: the engine answered timeout{timing}{remark}")
+            }
+            _ if theirs > 0 => format!(
+                "no comparison: our solver stopped at its node limit (--nodes); their line of {their_plies} is a checked mate"
+            ),
+            _ => "no comparison: our solver stopped at its node limit (--nodes)".to_string(),
+        },
+        Verdict::NotMate => format!(
+            "DISAGREEMENT: their line of {their_plies} is not a mate: {}{remark}",
+            c.line_check
+                .as_ref()
+                .and_then(|r| r.clone().err())
+                .unwrap_or_default()
+        ),
+        Verdict::Shorter => format!(
+            "DISAGREEMENT: their checked line of {their_plies} is shorter than {}: {}{remark}",
+            minimum(c.bounds()?),
+            match &c.short_defence {
+                Some(d) => format!(
+                    "at ply {} their defender plays {}, after which we prove mate within {}, \
+                     where another reply needs at least {}",
+                    d.ply,
+                    d.usi,
+                    crate::tsume::plies(d.mate_after as u64),
+                    d.longest_at_least
+                ),
+                None => "their defender gives up a longer defence somewhere in that line \
+                         (our limits did not find where), or our disproof of the shorter mates is wrong"
+                    .to_string(),
+            }
+        ),
+        Verdict::NomateButMate => format!(
+            "DISAGREEMENT: they answer nomate where our line of {} is a checked mate{timing}{remark}",
+            crate::tsume::plies(c.ours.line.len() as u64)
+        ),
+        Verdict::MateButNomate => format!(
+            "DISAGREEMENT: their line of {their_plies} is a checked mate where we answer nomate: \
+             our solver is wrong{remark}"
+        ),
+    })
 }

@@ -197,12 +197,23 @@ impl DiffPerft {
 /// One side's answer to a mate problem.
 #[derive(Debug, Clone, Serialize)]
 pub struct MateVerdict {
-    /// `mate`, `nomate`, `unknown` (also the engine's `timeout`), or `notimplemented`.
+    /// `mate`, `nomate` or `unknown` (also the engine's `timeout`).
     pub result: &'static str,
     /// Length of the mate line, `null` without one.
     pub plies: Option<usize>,
     /// The mate line, space-separated USI, `null` without one.
     pub usi: Option<String>,
+    /// Ours only, as `tsume --json` has it: whether the line's length is proven shortest
+    /// (`null` without a mate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shortest: Option<Option<bool>>,
+    /// Ours only: no mate of at most this many plies exists, when a limit stopped the
+    /// minimality search (`null` otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_mate_within: Option<Option<u16>>,
+    /// Ours only: a mate within this many plies is proven (`null` without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate_within: Option<Option<u16>>,
     /// Ours only: solver nodes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
@@ -215,6 +226,15 @@ pub struct MateVerdict {
     /// Engine only: why the checker rejected its line (`null` if it did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Option<String>>,
+    /// Engine only: milliseconds from `go mate` to its `checkmate` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Engine only: its last `info string` text before `checkmate` (`null` if none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info_string: Option<Option<String>>,
+    /// Engine only: whether it answered only after a `stop` (it overran `go mate` by 10 s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_stop: Option<bool>,
 }
 
 /// One line of `diff mate --json`.
@@ -228,14 +248,20 @@ pub struct DiffMateLine {
     pub ours: MateVerdict,
     /// The engine's answer.
     pub theirs: MateVerdict,
-    /// No contradicting verdicts and every engine line checked.
+    /// What the comparison shows ([`crate::testdata::diff_mate::Verdict::name`]).
+    pub verdict: &'static str,
+    /// For `shorter`: the engine's defender move that gives up a longer defence (`null`
+    /// for another verdict, or when our limits left it unfound).
+    pub short_defence: Option<crate::testdata::diff_mate::ShortDefence>,
+    /// No disagreement (the verdict is none of `not_mate`, `shorter`, `nomate_but_mate`,
+    /// `mate_but_nomate`).
     pub agree: bool,
 }
 
 impl DiffMateLine {
     /// From a [`crate::testdata::diff_mate::MateComparison`].
     pub fn new(id: &str, c: &crate::testdata::diff_mate::MateComparison) -> DiffMateLine {
-        use crate::testdata::diff_mate::MateAnswer;
+        use crate::testdata::usi_engine::MateAnswer;
         use crate::tsume::Outcome;
         let mate = c.ours.outcome == Outcome::Mate;
         let ours = MateVerdict {
@@ -246,32 +272,98 @@ impl DiffMateLine {
             },
             plies: mate.then_some(c.ours.line.len()),
             usi: mate.then(|| c.ours.line_usi()),
+            shortest: Some(if mate { c.ours.shortest } else { None }),
+            no_mate_within: Some(c.ours.no_mate_within),
+            mate_within: Some(c.ours.mate_within),
             nodes: Some(c.ours.stats.nodes),
             plays: Some(c.ours.stats.plays),
             line_ok: None,
             error: None,
+            time_ms: None,
+            info_string: None,
+            after_stop: None,
         };
-        let (result, line) = match &c.theirs {
+        let (result, line) = match &c.theirs.answer {
             MateAnswer::Mate(l) => ("mate", Some(l)),
             MateAnswer::NoMate => ("nomate", None),
             MateAnswer::Timeout => ("unknown", None),
-            MateAnswer::NotImplemented => ("notimplemented", None),
         };
         let theirs = MateVerdict {
             result,
             plies: line.map(Vec::len),
             usi: line.map(|l| l.join(" ")),
+            shortest: None,
+            no_mate_within: None,
+            mate_within: None,
             nodes: None,
             plays: None,
             line_ok: Some(c.line_check.as_ref().map(Result::is_ok)),
             error: Some(c.line_check.as_ref().and_then(|r| r.clone().err())),
+            time_ms: Some(super::millis(c.theirs.elapsed)),
+            info_string: Some(c.theirs.info_string.clone()),
+            after_stop: Some(c.theirs.after_stop),
         };
         DiffMateLine {
             id: id.to_string(),
             sfen: c.sfen.clone(),
             ours,
             theirs,
+            verdict: c.verdict.name(),
+            short_defence: c.short_defence.clone(),
             agree: c.agree(),
+        }
+    }
+}
+
+/// How many problems got each verdict ([`crate::testdata::diff_mate::Verdict`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct MateVerdictCounts {
+    /// Same answer (and length).
+    pub same: usize,
+    /// A checked line longer than our proven minimum.
+    pub longer: usize,
+    /// Both mate, lengths within our unproven bounds.
+    pub unranked: usize,
+    /// No verdict on one side.
+    pub undecided: usize,
+    /// Disagreement: a line the checker rejects.
+    pub not_mate: usize,
+    /// Disagreement: a checked line shorter than our proven minimum.
+    pub shorter: usize,
+    /// Disagreement: `nomate` where we have a checked mate.
+    pub nomate_but_mate: usize,
+    /// Disagreement: a checked mate where we claim `nomate`.
+    pub mate_but_nomate: usize,
+}
+
+impl MateVerdictCounts {
+    /// Counts one more `v`.
+    pub fn add(&mut self, v: crate::testdata::diff_mate::Verdict) {
+        use crate::testdata::diff_mate::Verdict;
+        *match v {
+            Verdict::Same => &mut self.same,
+            Verdict::Longer => &mut self.longer,
+            Verdict::Unranked => &mut self.unranked,
+            Verdict::Undecided => &mut self.undecided,
+            Verdict::NotMate => &mut self.not_mate,
+            Verdict::Shorter => &mut self.shorter,
+            Verdict::NomateButMate => &mut self.nomate_but_mate,
+            Verdict::MateButNomate => &mut self.mate_but_nomate,
+        } += 1;
+    }
+
+    /// The count of `v`.
+    pub fn get(&self, v: crate::testdata::diff_mate::Verdict) -> usize {
+        use crate::testdata::diff_mate::Verdict;
+        match v {
+            Verdict::Same => self.same,
+            Verdict::Longer => self.longer,
+            Verdict::Unranked => self.unranked,
+            Verdict::Undecided => self.undecided,
+            Verdict::NotMate => self.not_mate,
+            Verdict::Shorter => self.shorter,
+            Verdict::NomateButMate => self.nomate_but_mate,
+            Verdict::MateButNomate => self.mate_but_nomate,
         }
     }
 }
@@ -283,10 +375,14 @@ pub struct DiffMateSummary {
     pub result: &'static str,
     /// The engine command.
     pub engine: String,
+    /// Whether lengths counted 無駄合 as plies (`--count-futile`).
+    pub count_futile: bool,
     /// Problems compared.
     pub problems: usize,
-    /// Problems where they disagree.
+    /// Problems where they disagree (the four disagreement verdicts).
     pub mismatches: usize,
+    /// Problems by verdict.
+    pub verdicts: MateVerdictCounts,
     /// Elapsed milliseconds.
     pub time_ms: u64,
 }

@@ -79,6 +79,36 @@ pub const MAX_LINE: usize = 1 << 20;
 /// The read's error, [`io::ErrorKind::InvalidData`] for a line longer than [`MAX_LINE`]
 /// bytes or one that is not UTF-8.
 pub fn read_line_capped(r: &mut impl BufRead) -> io::Result<Option<String>> {
+    read_bytes_capped(r)?
+        .map(|buf| {
+            String::from_utf8(buf).map_err(|_| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "stream did not contain valid UTF-8",
+                )
+            })
+        })
+        .transpose()
+}
+
+/// As [`read_line_capped`], but bytes that are not UTF-8 become U+FFFD instead of an
+/// error: for a USI engine's lines, whose `info string` text may be in another encoding
+/// (Shift_JIS) while the lines read for their meaning are ASCII.
+///
+/// # Errors
+/// The read's error, [`io::ErrorKind::InvalidData`] for a line longer than [`MAX_LINE`]
+/// bytes.
+pub fn read_line_capped_lossy(r: &mut impl BufRead) -> io::Result<Option<String>> {
+    Ok(
+        read_bytes_capped(r)?.map(|buf| match String::from_utf8(buf) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }),
+    )
+}
+
+/// One line's bytes without its end, at most [`MAX_LINE`] of them.
+fn read_bytes_capped(r: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
     let mut buf = Vec::new();
     if r.take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)? == 0 {
         return Ok(None);
@@ -94,12 +124,7 @@ pub fn read_line_capped(r: &mut impl BufRead) -> io::Result<Option<String>> {
             format!("a line longer than {MAX_LINE} bytes"),
         ));
     }
-    String::from_utf8(buf).map(Some).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        )
-    })
+    Ok(Some(buf))
 }
 
 /// A program answering one line per input line.

@@ -1,7 +1,8 @@
 //! Test data for other shogi implementations: seeded random walks
 //! ([`walk`]), the generators behind `shogi-lab gen`, and the differential
 //! checks behind `shogi-lab diff` that run another program ([`engine`], its
-//! processes in [`engine_process`]) on the
+//! processes in [`engine_process`], a USI session in [`usi_engine`] with its options in
+//! [`usi_option`]) on the
 //! same positions and shrink a disagreement to the shortest move path
 //! ([`diff_moves`], [`diff_perft`], [`diff_mate`]).
 //!
@@ -14,4 +15,6 @@ pub mod diff_perft;
 pub mod engine;
 pub mod engine_process;
 pub mod gen;
+pub mod usi_engine;
+pub mod usi_option;
 pub mod walk;
