@@ -444,23 +444,28 @@ fn run_mate(a: MateArgs) -> Result<(), Failure> {
                 .join(", ")
         };
         super::emit(format!(
-            "{}: {} problems ({}): {}; {} disagreements: {}; {} ms",
+            "{}: {} ({}): {}; {}: {}; {} ms",
             summary.result,
-            summary.problems,
+            counted(summary.problems, "problem"),
             convention(a.count_futile),
             list(false),
-            summary.mismatches,
+            counted(summary.mismatches, "disagreement"),
             list(true),
             summary.time_ms
         ));
     }
     if mismatches > 0 {
         return Err(Failure::no_answer(format!(
-            "{mismatches} of {} problems differ",
-            roots.len()
+            "{mismatches} of {} differ",
+            counted(roots.len(), "problem")
         )));
     }
     Ok(())
+}
+
+/// `1 problem`, `2 problems`: a count with its noun in the right number.
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Runs `f` on a thread with our solver's stack (it recurses per ply, as `tsume::solve`

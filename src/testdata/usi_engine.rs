@@ -382,12 +382,11 @@ mod tests {
 
     #[test]
     fn an_engine_printing_other_lines_without_end_times_out() {
-        // `yes` answers every wait with a line at once: the deadline still ends the wait.
+        // `yes` answers every wait with a line at once: the deadline still ends the wait
+        // (without it the wait reads `y` lines forever; no wall-clock bound is asserted).
         let mut e = session("yes");
-        let t = Instant::now();
         let r = e.wait_for("usi", "usiok", Duration::from_millis(200), &mut |_| {});
         assert!(matches!(r, Err(UsiError::NoAnswer { .. })), "{r:?}");
-        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     }
 
     #[test]
