@@ -27,6 +27,18 @@ pub(super) struct WalkState {
     pub(super) futile_fails: u32,
 }
 
+/// The proven children of `bounds` as `(bound, index)`, the shortest proof first (ties by
+/// index): the order in which an attacker node's walks try its checks.
+pub(super) fn shortest_first(bounds: &[Option<u16>]) -> Vec<(u16, usize)> {
+    let mut order: Vec<(u16, usize)> = bounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.map(|b| (b, i)))
+        .collect();
+    order.sort_unstable();
+    order
+}
+
 /// At an AND node of an exact walk whose length is exact (mate within `budget`, not
 /// within `budget` − 2) and whose every reply counts and is proven (`bounds`): the reply
 /// that must be exact without a search, if the bounds single one out. Some reply `c` has
@@ -371,12 +383,7 @@ impl<P: MatePosition> Solver<P> {
         st: &mut WalkState,
         dep: &mut u16,
     ) -> Result<Option<Vec<P::Move>>, WalkFail> {
-        let mut order: Vec<(u16, usize)> = bounds
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.map(|b| (b, i)))
-            .collect();
-        order.sort_unstable();
+        let order = shortest_first(bounds);
         for (i, &m) in moves.iter().enumerate() {
             if bounds[i].is_none() {
                 *dep = (*dep).max(self.miss_dep(pos, m, depth, cb));

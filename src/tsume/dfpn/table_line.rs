@@ -95,13 +95,7 @@ impl<P: MatePosition> Solver<P> {
         let Some(bounds) = self.table_bounds(pos, &moves, budget - 1, looks) else {
             return false;
         };
-        let mut order: Vec<(u16, usize)> = bounds
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.map(|b| (b, i)))
-            .collect();
-        order.sort_unstable();
-        for (b, i) in order {
+        for (b, i) in super::line::shortest_first(&bounds) {
             if self.table_child(pos, moves[i], b, looks, line) {
                 return true;
             }
