@@ -499,6 +499,74 @@ fn stop_ends_the_line_walk_and_the_next_go_gets_its_own_search() {
     e.wait_exit(t);
 }
 
+/// A `stop` during a line walk that reads no line within its allowance answers the line
+/// read off the table at the last proof, the one already shown as `info … pv`: it is a
+/// checked mate line within its bound. Before, the engine printed that line and then
+/// answered `checkmate timeout` ("stopped before its line was read"). 図巧33 is proven
+/// shortest at 17 plies within 15 k nodes (its 17 shown by a 13-ply line); held before its
+/// walk (the test hook) and stopped, the exact walk finds no line in the 4 096 nodes it
+/// is allowed, whatever the machine's speed (a node count, not a time).
+#[test]
+fn stop_in_a_walk_that_reads_no_line_answers_the_line_shown_at_the_proof() {
+    let classics = include_str!("../specs/tsume/classics.sfen");
+    let sfen = classics
+        .lines()
+        .find(|l| l.starts_with("zukou-033\t"))
+        .and_then(|l| l.split('\t').nth(1))
+        .unwrap();
+    let sfen = usi_sfen(sfen);
+    let pos = load_problem(&sfen, DefenderHand::AsGiven).unwrap();
+    let mut e = Engine::start_with_env(&[("SHOGI_LAB_USI_TEST_HOLD_LINE", "1")]);
+    e.handshake();
+    for (go, reply_word) in [
+        ("go mate infinite", "checkmate"),
+        ("go infinite", "bestmove"),
+    ] {
+        e.send(&format!("position sfen {sfen}"));
+        e.send(go);
+        let (_, _, before) = e.expect_prefix("info string reading the line");
+        let shown = before
+            .iter()
+            .rfind(|l| l.starts_with("info depth ") && l.contains(" nodes "))
+            .unwrap_or_else(|| panic!("{before:?}"))
+            .clone();
+        let shown_pv = shown.split(" pv ").nth(1).unwrap().to_string();
+        e.send("stop");
+        let (_, reply, before) = e.expect_prefix(reply_word);
+        let answered = if reply_word == "checkmate" {
+            reply.strip_prefix("checkmate ").unwrap().to_string()
+        } else {
+            let w: Vec<&str> = reply.split_whitespace().collect();
+            assert_eq!(w.len(), 4, "{reply}");
+            assert_eq!(w[2], "ponder", "{reply}");
+            w[1..]
+                .iter()
+                .step_by(2)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert!(shown_pv.starts_with(&answered), "{go}: {reply}: {shown}");
+        let line = moves_of(&pos, &shown_pv);
+        verify_mate_line(&pos, &line).unwrap();
+        assert!(line.len() <= 17, "{shown}");
+        assert!(
+            before.iter().any(|l| l.starts_with(&format!(
+                "info string mate in {} plies (the shortest mate is proven to have 17 plies",
+                line.len()
+            ))),
+            "{go}: {before:?}"
+        );
+        assert!(
+            before.contains(&format!(
+                "info depth {n} score mate {n} pv {shown_pv}",
+                n = line.len()
+            )),
+            "{go}: {before:?}"
+        );
+    }
+}
+
 #[test]
 fn searches_print_progress_about_once_a_second() {
     let mut e = Engine::start();

@@ -113,7 +113,7 @@ def solve(
     …, "certifying": …, "usi": …}``: the bounds on the shortest mate proven so far (``None`` until known; the
     length is proven when they are 2 apart, or at a mate within 1) and ``usi``, a mate line
     within ``mate_within`` plies (USI moves separated by spaces, as the result's ``usi``) read off
-    the solver's table when that bound was proven: legal, every attacker move a check, ending in
+    the solver's table when that bound (or, for a moment, the next shorter one) was proven: legal, every attacker move a check, ending in
     mate (replayed by the checker), possibly shorter than ``mate_within`` (it shows the defence the
     table holds, not one shown longest); ``None`` before the first proof, or when that proof's line
     could not be read off the table alone (the read searches nothing: the node counts do not

@@ -16,8 +16,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Calls `progress` with `{"nodes", "mate_within", "no_mate_within", "certifying", "usi"}`
-/// of the running search (`usi`: the line read off the table when `mate_within` was
-/// proven, from `line`, the last one handed on; `None` when that proof's line could not be
+/// of the running search (`usi`: the last line handed on, from `line`, when it is a mate
+/// within `mate_within` ([`ProvenLine::shows_mate_within`]): read off the table when that
+/// bound, or a shorter one proven since, was proven; `None` when no such line could be
 /// read); `Ok(false)` when it returned `False` (stop the search).
 fn call_progress(
     py: Python<'_>,
@@ -27,8 +28,10 @@ fn call_progress(
 ) -> PyResult<bool> {
     let d = PyDict::new_bound(py);
     let b = c.bounds();
+    // Read after the bounds: the line of a shorter proof than `b` may be there already
+    // (a line is stored before its bound is published), a mate within `b` all the same.
     let usi = match &*line.lock().unwrap_or_else(|e| e.into_inner()) {
-        Some(l) if Some(l.mate_within) == b.mate_within => Some(l.usi.clone()),
+        Some(l) if l.shows_mate_within(b.mate_within) => Some(l.usi.clone()),
         _ => None,
     };
     d.set_item("nodes", c.nodes())?;

@@ -66,6 +66,18 @@ pub struct ProvenLine {
     pub nodes: u64,
 }
 
+impl ProvenLine {
+    /// Whether this line shows a mate within `mate_within` plies (the bound a driver read
+    /// from [`SearchControl::bounds`]; `None`: no mate proven yet), for a driver that shows
+    /// the bound and the last line handed on together (Python's `progress`). The search
+    /// hands a line on before it publishes its bound, so a driver that reads the bound and
+    /// then the line can find the line of a shorter proof than the bound it read: a mate
+    /// within that bound all the same (a line of a longer bound is not).
+    pub fn shows_mate_within(&self, mate_within: Option<u16>) -> bool {
+        mate_within.is_some_and(|b| self.mate_within <= b)
+    }
+}
+
 /// What a [`Control::with_line_hook`] calls with each [`ProvenLine`].
 struct LineHook(Box<dyn Fn(ProvenLine) + Send + Sync>);
 
@@ -345,6 +357,26 @@ pub fn watched_with<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The line a driver shows beside the bound it read: the search hands a line on
+    /// before it publishes its bound, so a driver reading the bound (35) and then the last
+    /// line can find the line of the next, shorter proof (33): a mate within 35 too. Python's
+    /// `progress` matched the bound exactly and gave `usi` None then, a line having been
+    /// read. A line of a longer bound than the one read is not shown, nor any line before
+    /// a bound is published.
+    #[test]
+    fn a_line_is_shown_within_every_bound_at_least_its_own() {
+        let line = ProvenLine {
+            mate_within: 33,
+            usi: "G*1b".into(),
+            plies: 1,
+            nodes: 1,
+        };
+        assert!(line.shows_mate_within(Some(33)));
+        assert!(line.shows_mate_within(Some(35)));
+        assert!(!line.shows_mate_within(Some(31)));
+        assert!(!line.shows_mate_within(None));
+    }
 
     /// The watcher sees the work's control, stops it by returning `false` and is not
     /// called again; the work's output comes back.

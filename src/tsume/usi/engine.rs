@@ -8,9 +8,12 @@
 //! order: one that arrives while a search runs waits for it (`Queued`); `gameover` ends
 //! that: a search then running is stopped without its reply, and a held reply and the
 //! queued `go`s are dropped (the game is over). A `stop` after
-//! the mate is proven answers the line read, or `checkmate timeout` with `info string
-//! mate within L plies proven; stopped before its line was read` when none could be
-//! read (`checkmate` carries only complete lines). [`HOLD_LINE_VAR`] is a test hook.
+//! the mate is proven answers the line read; when the walk read none, the line read off
+//! the table at the last proof (shown then as `info … pv`: a checked mate line within its
+//! bound; so does an answer given without the search after the grace), or, with no such
+//! line either, `checkmate timeout` with `info string mate within L plies proven; stopped
+//! before its line was read` (`checkmate` carries only complete lines). [`HOLD_LINE_VAR`]
+//! is a test hook.
 //!
 //! [`SearchControl::stop`]: crate::tsume::SearchControl::stop
 
@@ -99,6 +102,8 @@ struct Running {
     bounds: MateBounds,
     /// The solve's phase when last seen ([`info::phase`]).
     phase: Phase,
+    /// The line of the last mate proven, as shown ([`Engine::on_proven`]).
+    proven: Option<ProvenLine>,
 }
 
 /// What [`Engine::report`] needs to know of a search that ended, beside its outcome.
@@ -116,6 +121,8 @@ struct Ended {
     /// Time since the `go`, on the clock of the periodic `info` lines (the solver's own
     /// starts a little later: its time would run backwards after them).
     elapsed: Duration,
+    /// The line of the last mate proven, read off the table at the proof and shown then.
+    proven: Option<ProvenLine>,
 }
 
 #[derive(Clone)]
@@ -214,7 +221,7 @@ impl<W: Write> Engine<W> {
                     Flow::Continue => {}
                 },
                 Some(Event::BadLine(m)) => self.error(&m)?,
-                Some(Event::Proven { generation, line }) => self.on_proven(generation, &line)?,
+                Some(Event::Proven { generation, line }) => self.on_proven(generation, line)?,
                 Some(Event::Done {
                     generation,
                     outcome,
@@ -435,6 +442,7 @@ impl<W: Write> Engine<W> {
             yozume_nodes: self.options.yozume_nodes,
             bounds: MateBounds::default(),
             phase: Phase::Proof,
+            proven: None,
         });
         Ok(())
     }
@@ -506,16 +514,19 @@ impl<W: Write> Engine<W> {
         Ok(())
     }
 
-    /// Prints the line of a mate the running search just proved, unless its reply is out.
-    fn on_proven(&mut self, generation: u64, line: &ProvenLine) -> io::Result<()> {
-        let Some(run) = &self.search else {
+    /// Prints the line of a mate the running search just proved, unless its reply is out,
+    /// and keeps it: a stop before the line walk reads a line answers it.
+    fn on_proven(&mut self, generation: u64, line: ProvenLine) -> io::Result<()> {
+        let Some(run) = &mut self.search else {
             return Ok(());
         };
         if run.generation != generation || run.answered {
             return Ok(());
         }
         let elapsed = run.start.elapsed();
-        self.say(&info::proven_line(line, elapsed))
+        let text = info::proven_line(&line, elapsed);
+        run.proven = Some(line);
+        self.say(&text)
     }
 
     fn on_done(&mut self, generation: u64, outcome: SearchOutcome) -> io::Result<()> {
@@ -538,6 +549,7 @@ impl<W: Write> Engine<W> {
             bounds: run.control.0.bounds(),
             phase: run.control.0.phase(),
             elapsed: run.start.elapsed(),
+            proven: run.proven.take(),
         };
         let reply = self.report(ended, outcome)?;
         match &mut self.search {
@@ -580,8 +592,16 @@ impl<W: Write> Engine<W> {
             if now >= s + STOP_GRACE {
                 run.answered = true;
                 let mate = run.kind == Kind::Mate;
+                let proven = run.proven.take();
+                let bounds = run.control.0.bounds();
                 self.say("info string the search did not stop in time; answering without it")?;
-                self.no_answer(mate)?;
+                match proven {
+                    Some(p) => {
+                        let reply = self.proven_reply(&p, bounds, mate)?;
+                        self.say(&reply)?;
+                    }
+                    None => self.no_answer(mate)?,
+                }
                 return self.run_queued();
             }
         } else if run.deadline.is_some_and(|d| now >= d) {
@@ -617,6 +637,43 @@ impl<W: Write> Engine<W> {
         Ok(())
     }
 
+    /// Prints the `info` lines of `p`, the line read off the table at the last proof of a
+    /// search stopped before it read a line of its own (or that did not stop in time), and
+    /// returns the reply that carries it: it is a checked mate line within its bound.
+    /// `bounds` are the search's when it ended.
+    fn proven_reply(
+        &mut self,
+        p: &ProvenLine,
+        bounds: MateBounds,
+        mate: bool,
+    ) -> io::Result<String> {
+        let how = match (bounds.mate_within, bounds.no_mate_within) {
+            (Some(l), Some(n)) if l <= n + 2 => format!(
+                "the shortest mate is proven to have {}, but stopped before a line of longest \
+                 defences was read",
+                plies(l.into())
+            ),
+            _ => "not proven shortest: stopped".to_string(),
+        };
+        self.say(&format!(
+            "info string mate in {} ({how}; this line was read off the table when mate within \
+             {} was proven)",
+            plies(p.plies.into()),
+            plies(p.mate_within.into())
+        ))?;
+        self.say(&info::mate_pv_usi(&p.usi))?;
+        let mut moves = p.usi.split(' ');
+        let first = moves.next().unwrap_or_default();
+        Ok(if mate {
+            format!("checkmate {}", p.usi)
+        } else {
+            match moves.next() {
+                Some(reply) => format!("bestmove {first} ponder {reply}"),
+                None => format!("bestmove {first}"),
+            }
+        })
+    }
+
     /// Prints the `info` lines of a finished search and returns its reply line.
     fn report(&mut self, ended: Ended, outcome: SearchOutcome) -> io::Result<String> {
         let Ended {
@@ -627,6 +684,7 @@ impl<W: Write> Engine<W> {
             bounds,
             phase,
             elapsed,
+            proven,
         } = ended;
         // What ended a search that is not complete.
         let cut = if stopped { "stopped" } else { "limits reached" };
@@ -711,9 +769,12 @@ impl<W: Write> Engine<W> {
                     Ok("bestmove resign".to_string())
                 }
             }
-            Outcome::Mate | Outcome::Unknown => match bounds.mate_within {
+            Outcome::Mate | Outcome::Unknown => match (bounds.mate_within, proven) {
+                // A stop during the line walk, which read no line: the line read off the
+                // table at the last proof and shown then (checked, within its bound).
+                (Some(_), Some(p)) if stopped => self.proven_reply(&p, bounds, mate),
                 // A stop during the line walk: the mate is proven, its line was not read.
-                Some(l) if stopped => {
+                (Some(l), None) if stopped => {
                     self.say(&format!(
                         "info string mate within {} proven; stopped before its line was read",
                         plies(l.into())

@@ -115,6 +115,12 @@ pub fn proven_line(line: &ProvenLine, elapsed: Duration) -> String {
     )
 }
 
+/// [`mate_pv`] for a line given as USI moves separated by spaces.
+pub fn mate_pv_usi(usi: &str) -> String {
+    let n = usi.split(' ').count();
+    format!("info depth {n} score mate {n} pv {usi}")
+}
+
 /// `info depth <plies> score mate <plies> pv <moves>` for a proven mate line.
 pub fn mate_pv(line: &[Move]) -> String {
     let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
