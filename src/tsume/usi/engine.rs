@@ -653,15 +653,26 @@ impl<W: Write> Engine<W> {
                  defences was read",
                 plies(l.into())
             ),
+            (_, Some(n)) => format!(
+                "not proven shortest: stopped; no mate within {}",
+                plies(n.into())
+            ),
             _ => "not proven shortest: stopped".to_string(),
         };
+        // The score is the proven bound, not the line's length: the line shows the defence
+        // the table held, which need not resist longest (無双65 with a 1 MiB table: a 9-ply
+        // line read at the proof of 27, with no mate within 11 proven).
+        let within = bounds
+            .mate_within
+            .map_or(p.mate_within, |l| l.min(p.mate_within));
         self.say(&format!(
-            "info string mate in {} ({how}; this line was read off the table when mate within \
-             {} was proven)",
-            plies(p.plies.into()),
+            "info string mate within {} proven ({how}); the {}-ply line answered was read off \
+             the table when mate within {} was proven, and its defender need not resist longest",
+            plies(within.into()),
+            p.plies,
             plies(p.mate_within.into())
         ))?;
-        self.say(&info::mate_pv_usi(&p.usi))?;
+        self.say(&info::bound_pv_usi(within, &p.usi))?;
         let mut moves = p.usi.split(' ');
         let first = moves.next().unwrap_or_default();
         Ok(if mate {

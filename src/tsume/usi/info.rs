@@ -115,10 +115,11 @@ pub fn proven_line(line: &ProvenLine, elapsed: Duration) -> String {
     )
 }
 
-/// [`mate_pv`] for a line given as USI moves separated by spaces.
-pub fn mate_pv_usi(usi: &str) -> String {
-    let n = usi.split(' ').count();
-    format!("info depth {n} score mate {n} pv {usi}")
+/// `info depth <L> score mate <L> pv <moves>`: a line given as USI moves separated by
+/// spaces, with the proven bound L it lies within (its own length can be less; see
+/// [`proven_line`]).
+pub fn bound_pv_usi(within: u16, usi: &str) -> String {
+    format!("info depth {within} score mate {within} pv {usi}")
 }
 
 /// `info depth <plies> score mate <plies> pv <moves>` for a proven mate line.
